@@ -1,0 +1,278 @@
+// Exact software binary32 arithmetic (integer only), all RISC-V rounding modes and flags.
+//
+// Representation used internally: a finite nonzero value is sign * sig * 2^(exp - 62) with
+// sig a uint64_t whose leading one is normally bit 62 (bit 63 stays free for carries).
+// Bits shifted out to the right are OR-ed into bit 0 ("jamming"): this keeps the
+// inexact/rounding decision exact as long as the rounding point stays >= 2 bits above bit 0,
+// which every caller here guarantees (rounding happens at bit 39 or higher).
+#include <bit>
+#include <cmath>
+#include <utility>
+
+#include "tessera/fp/softfloat.h"
+
+namespace tessera::fp::soft {
+namespace {
+
+constexpr uint32_t kSignBit = 0x80000000u;
+constexpr uint32_t kInf = 0x7f800000u;
+constexpr uint32_t kMaxFinite = 0x7f7fffffu;
+constexpr uint32_t kMinusZero = kSignBit;
+
+constexpr bool is_nan(uint32_t x) { return (x & 0x7fffffffu) > kInf; }
+constexpr bool is_snan(uint32_t x) { return is_nan(x) && !(x & 0x00400000u); }
+constexpr bool is_inf(uint32_t x) { return (x & 0x7fffffffu) == kInf; }
+constexpr bool is_zero(uint32_t x) { return (x & 0x7fffffffu) == 0; }
+constexpr uint32_t sign_of(uint32_t x) { return x >> 31; }
+
+// A finite nonzero binary32 with the hidden bit made explicit and subnormals normalized:
+// value = sig * 2^(exp - 23), sig in [2^23, 2^24).
+struct Unpacked {
+  int exp;
+  uint32_t sig;
+};
+
+inline Unpacked unpack(uint32_t x) {
+  const int e = static_cast<int>((x >> 23) & 0xff);
+  const uint32_t m = x & 0x7fffffu;
+  if (e == 0) {
+    const int sh = std::countl_zero(m) - 8;  // move the leading one up to bit 23
+    return {-126 - sh, m << sh};
+  }
+  return {e - 127, m | 0x800000u};
+}
+
+// Right shift that ORs every shifted-out bit into bit 0.
+inline uint64_t shift_right_jam(uint64_t x, int n) {
+  if (n <= 0) return x;
+  if (n >= 64) return x != 0;
+  return (x >> n) | ((x << (64 - n)) != 0);
+}
+
+// Whether to add one unit in the last kept place. q = kept bits, rem = dropped bits,
+// half = the weight of the most significant dropped bit.
+inline bool round_increment(Rm rm, uint32_t sign, uint64_t q, uint64_t rem, uint64_t half) {
+  switch (rm) {
+    case Rm::kRtz:
+      return false;
+    case Rm::kRdn:
+      return sign && rem != 0;
+    case Rm::kRup:
+      return !sign && rem != 0;
+    case Rm::kRmm:
+      return rem >= half;  // ties away from zero
+    default:               // kRne (and reserved encodings)
+      return rem > half || (rem == half && (q & 1));
+  }
+}
+
+uint32_t overflow(uint32_t sign, Rm rm, uint32_t& flags) {
+  flags |= kOF | kNX;
+  // Directed modes that round toward zero for this sign saturate at the largest finite value.
+  const bool to_max = rm == Rm::kRtz || (rm == Rm::kRdn && !sign) || (rm == Rm::kRup && sign);
+  return (sign << 31) | (to_max ? kMaxFinite : kInf);
+}
+
+// sig has bit 62 set; value = sig * 2^(exp - 62).
+uint32_t round_pack(uint32_t sign, int exp, uint64_t sig, Rm rm, uint32_t& flags) {
+  int biased = exp + 127;
+  constexpr int kDrop = 62 - 23;  // bits below the 24-bit significand
+  constexpr uint64_t kDropMask = (uint64_t{1} << kDrop) - 1;
+  constexpr uint64_t kHalf = uint64_t{1} << (kDrop - 1);
+  if (biased >= 1) {  // normal range (before rounding)
+    uint64_t q = sig >> kDrop;
+    const uint64_t rem = sig & kDropMask;
+    if (round_increment(rm, sign, q, rem, kHalf)) {
+      if (++q == (uint64_t{1} << 24)) {  // carried into the next binade
+        q >>= 1;
+        ++biased;
+      }
+    }
+    if (biased >= 255) return overflow(sign, rm, flags);
+    if (rem) flags |= kNX;
+    // (biased - 1) << 23 plus q (which includes the hidden bit) builds the exponent field.
+    return (sign << 31) | ((static_cast<uint32_t>(biased - 1) << 23) + static_cast<uint32_t>(q));
+  }
+
+  // Below 2^-126: round onto the subnormal grid (ulp 2^-149).
+  // Tininess is judged AFTER rounding (RISC-V): the value is tiny unless rounding it to 24
+  // bits with an unbounded exponent range reaches 2^-126, which is only possible when
+  // biased == 0 and the 24-bit significand is all ones and rounds up.
+  bool tiny = true;
+  if (biased == 0) {
+    const uint64_t q24 = sig >> kDrop;
+    if (q24 == 0xffffff && round_increment(rm, sign, q24, sig & kDropMask, kHalf)) tiny = false;
+  }
+  const int shift = kDrop + 1 - biased;  // >= 40
+  uint64_t q, rem, half;
+  if (shift >= 64) {  // everything is below half an ulp: only "nonzero" matters
+    q = 0;
+    rem = 1;
+    half = 2;
+  } else {
+    q = sig >> shift;
+    rem = sig & ((uint64_t{1} << shift) - 1);
+    half = uint64_t{1} << (shift - 1);
+  }
+  if (round_increment(rm, sign, q, rem, half)) ++q;  // q == 2^23 encodes 2^-126 correctly
+  if (rem) {
+    flags |= kNX;
+    if (tiny) flags |= kUF;  // UF needs tiny AND inexact
+  }
+  return (sign << 31) | static_cast<uint32_t>(q);
+}
+
+inline uint32_t canonical_nan_for(bool signaling, uint32_t& flags) {
+  if (signaling) flags |= kNV;
+  return kCanonicalNaN;
+}
+
+// Exact sum of zero operands: equal signs keep the sign, otherwise +0 (-0 under RDN).
+inline uint32_t zero_sum(uint32_t sign_a, uint32_t sign_b, Rm rm) {
+  if (sign_a == sign_b) return sign_a << 31;
+  return rm == Rm::kRdn ? kMinusZero : 0;
+}
+
+// Adds sign_x*X*2^(ex-61) and sign_y*Y*2^(ey-61) where X, Y have their leading one at
+// bit 61 (both nonzero). Used by add and fma.
+uint32_t add_aligned(uint32_t sign_x, int ex, uint64_t x, uint32_t sign_y, int ey, uint64_t y,
+                     Rm rm, uint32_t& flags) {
+  if (ex < ey || (ex == ey && x < y)) {  // make x the larger magnitude
+    std::swap(sign_x, sign_y);
+    std::swap(ex, ey);
+    std::swap(x, y);
+  }
+  // If the exponents differ by >= 2, at most one bit cancels, so the jammed bits of y stay
+  // far below the rounding point; if they differ by <= 1, nothing is lost in the shift.
+  y = shift_right_jam(y, ex - ey);
+  uint64_t sum;
+  if (sign_x == sign_y) {
+    sum = x + y;  // <= 2^63: fits
+  } else {
+    sum = x - y;
+    if (sum == 0) return rm == Rm::kRdn ? kMinusZero : 0;  // exact cancellation
+  }
+  // sum * 2^(ex - 61) == sum * 2^((ex + 1) - 62)
+  return normalize_round_pack(sign_x, ex + 1, sum, rm, flags);
+}
+
+// Integer square root: floor(sqrt(n)) for n < 2^64, exact (the double estimate is only a
+// starting point, corrected with integer arithmetic).
+inline uint64_t isqrt(uint64_t n) {
+  uint64_t r = static_cast<uint64_t>(std::sqrt(static_cast<double>(n)));
+  while (r * r > n) --r;
+  while ((r + 1) * (r + 1) <= n) ++r;
+  return r;
+}
+
+}  // namespace
+
+uint32_t normalize_round_pack(uint32_t sign, int exp, uint64_t sig, Rm rm, uint32_t& flags) {
+  const int lz = std::countl_zero(sig);
+  if (lz == 0) {
+    sig = (sig >> 1) | (sig & 1);
+    ++exp;
+  } else {
+    sig <<= (lz - 1);
+    exp -= (lz - 1);
+  }
+  return round_pack(sign, exp, sig, rm, flags);
+}
+
+uint32_t add(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
+  if (is_nan(a) || is_nan(b)) return canonical_nan_for(is_snan(a) || is_snan(b), flags);
+  if (is_inf(a)) {
+    if (is_inf(b) && sign_of(a) != sign_of(b)) return canonical_nan_for(true, flags);  // inf-inf
+    return a;
+  }
+  if (is_inf(b)) return b;
+  if (is_zero(a)) return is_zero(b) ? zero_sum(sign_of(a), sign_of(b), rm) : b;  // exact
+  if (is_zero(b)) return a;
+  const Unpacked ua = unpack(a), ub = unpack(b);
+  return add_aligned(sign_of(a), ua.exp, uint64_t{ua.sig} << 38, sign_of(b), ub.exp,
+                     uint64_t{ub.sig} << 38, rm, flags);
+}
+
+uint32_t mul(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
+  if (is_nan(a) || is_nan(b)) return canonical_nan_for(is_snan(a) || is_snan(b), flags);
+  const uint32_t sign = sign_of(a) ^ sign_of(b);
+  if (is_inf(a) || is_inf(b)) {
+    if (is_zero(a) || is_zero(b)) return canonical_nan_for(true, flags);  // 0 * inf
+    return (sign << 31) | kInf;
+  }
+  if (is_zero(a) || is_zero(b)) return sign << 31;
+  const Unpacked ua = unpack(a), ub = unpack(b);
+  // Exact 48-bit product: value = p * 2^(ea + eb - 46) = p * 2^((ea + eb + 16) - 62).
+  const uint64_t p = uint64_t{ua.sig} * ub.sig;
+  return normalize_round_pack(sign, ua.exp + ub.exp + 16, p, rm, flags);
+}
+
+uint32_t div(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
+  if (is_nan(a) || is_nan(b)) return canonical_nan_for(is_snan(a) || is_snan(b), flags);
+  const uint32_t sign = sign_of(a) ^ sign_of(b);
+  if (is_inf(a)) {
+    if (is_inf(b)) return canonical_nan_for(true, flags);  // inf / inf
+    return (sign << 31) | kInf;
+  }
+  if (is_inf(b)) return sign << 31;
+  if (is_zero(b)) {
+    if (is_zero(a)) return canonical_nan_for(true, flags);  // 0 / 0
+    flags |= kDZ;                                           // finite nonzero / 0
+    return (sign << 31) | kInf;
+  }
+  if (is_zero(a)) return sign << 31;
+  const Unpacked ua = unpack(a), ub = unpack(b);
+  // 39 extra quotient bits (>= 38 significant) plus a sticky bit for the remainder.
+  const uint64_t num = uint64_t{ua.sig} << 39;
+  uint64_t q = num / ub.sig;
+  q |= (num % ub.sig) != 0;
+  // value = q * 2^(ea - eb - 39) = q * 2^((ea - eb + 23) - 62)
+  return normalize_round_pack(sign, ua.exp - ub.exp + 23, q, rm, flags);
+}
+
+uint32_t sqrt(uint32_t a, Rm rm, uint32_t& flags) {
+  if (is_nan(a)) return canonical_nan_for(is_snan(a), flags);
+  if (is_zero(a)) return a;  // sqrt(-0) = -0
+  if (sign_of(a)) return canonical_nan_for(true, flags);  // negative, including -inf
+  if (is_inf(a)) return a;
+  const Unpacked ua = unpack(a);
+  // value = n * 2^(ea - 23 - k) with the power even; n in [2^61, 2^63).
+  const int k = (ua.exp & 1) ? 38 : 39;
+  const uint64_t n = uint64_t{ua.sig} << k;
+  uint64_t r = isqrt(n);  // >= 2^30: 31+ significant bits
+  r |= (r * r != n);
+  const int half_pow = (ua.exp - 23 - k) / 2;  // exact: numerator is even
+  return normalize_round_pack(0, half_pow + 62, r, rm, flags);
+}
+
+uint32_t fma(uint32_t a, uint32_t b, uint32_t c, Rm rm, uint32_t& flags) {
+  const bool inf_times_zero = (is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b));
+  if (is_nan(a) || is_nan(b) || is_nan(c)) {
+    // RISC-V: 0 * inf raises NV even when the addend is a quiet NaN.
+    return canonical_nan_for(is_snan(a) || is_snan(b) || is_snan(c) || inf_times_zero, flags);
+  }
+  if (inf_times_zero) return canonical_nan_for(true, flags);
+  const uint32_t sign_p = sign_of(a) ^ sign_of(b);
+  if (is_inf(a) || is_inf(b)) {
+    if (is_inf(c) && sign_of(c) != sign_p) return canonical_nan_for(true, flags);  // inf - inf
+    return (sign_p << 31) | kInf;
+  }
+  if (is_inf(c)) return c;
+  if (is_zero(a) || is_zero(b)) {  // exact zero product: the result is c, exactly
+    return is_zero(c) ? zero_sum(sign_p, sign_of(c), rm) : c;
+  }
+  const Unpacked ua = unpack(a), ub = unpack(b);
+  uint64_t p = uint64_t{ua.sig} * ub.sig;  // exact, in [2^46, 2^48)
+  int pexp = ua.exp + ub.exp;              // p = 1.xxx * 2^pexp when p < 2^47
+  if (is_zero(c)) return normalize_round_pack(sign_p, pexp + 16, p, rm, flags);  // like mul
+  if (p >> 47) {
+    ++pexp;
+    p <<= 14;  // leading one to bit 61
+  } else {
+    p <<= 15;
+  }
+  const Unpacked uc = unpack(c);
+  return add_aligned(sign_p, pexp, p, sign_of(c), uc.exp, uint64_t{uc.sig} << 38, rm, flags);
+}
+
+}  // namespace tessera::fp::soft

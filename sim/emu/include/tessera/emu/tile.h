@@ -1,0 +1,43 @@
+// One Tessera tile in the emulator: SRAM, the core, and the tile register block.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <span>
+#include <vector>
+
+#include "tessera/emu/elf.h"
+#include "tessera/emu/hart.h"
+
+namespace tessera::emu {
+
+class Tile final : public TileBus {
+ public:
+  Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes);
+  Tile(const Tile&) = delete;
+  Tile& operator=(const Tile&) = delete;
+
+  // Resets the core and zeroes SRAM (the reset state of docs/isa.md).
+  void reset();
+  // Loads an executable: segments into SRAM, pc at its entry, HTIF at its tohost/fromhost
+  // symbols if it has them. Throws ElfError if it does not fit.
+  void load_elf(const ElfImage& image);
+
+  Hart& hart() { return hart_; }
+  const Hart& hart() const { return hart_; }
+  std::span<uint8_t> sram() { return sram_; }
+  uint32_t id() const { return id_; }
+  void set_console(std::FILE* out) { console_ = out; hart_.set_console(out); }
+
+  // TileBus: the register block (arch/tile_map.toml).
+  Access load(uint32_t offset, uint32_t& value) override;
+  Access store(uint32_t offset, uint32_t value) override;
+
+ private:
+  uint32_t id_, tile_count_;
+  std::vector<uint8_t> sram_;
+  Hart hart_;
+  std::FILE* console_ = stdout;
+};
+
+}  // namespace tessera::emu

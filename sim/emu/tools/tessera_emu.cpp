@@ -1,0 +1,94 @@
+// tessera-emu: runs a bare-metal RV32 ELF on one emulated tile.
+//
+// Exit status: the program's tohost status (0 pass; a non-zero status whose low byte is
+// zero exits 1), or the EXIT register's value; 2 for a bad command line or ELF; 3 if the
+// tile halted on a trap; 4 if the instruction limit was reached first.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "tessera/arch/targets.h"
+#include "tessera/arch/tile_map.h"
+#include "tessera/emu/csr.h"
+#include "tessera/emu/disasm.h"
+#include "tessera/emu/tile.h"
+
+namespace {
+
+int exit_status(uint32_t code) { return code == 0 ? 0 : (code & 0xff) ? static_cast<int>(code & 0xff) : 1; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tessera;
+  CLI::App app{"Runs a bare-metal RV32IMF ELF on one emulated Tessera tile."};
+  std::string elf_path, target_name = "tiny";
+  bool trace = false, stats = false;
+  uint64_t max_insns = 1'000'000'000;
+  app.add_option("elf", elf_path, "ELF executable linked at 0x80000000")->required();
+  app.add_option("--target", target_name, "chip configuration (its SRAM size is used)");
+  app.add_flag("--trace", trace, "print every retired instruction to stderr");
+  app.add_flag("--stats", stats, "print instructions retired and speed to stderr");
+  app.add_option("--max-insns", max_insns, "stop after this many instructions");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+
+  const arch::Target* target = arch::find_target(target_name);
+  if (!target) {
+    std::fprintf(stderr, "tessera-emu: unknown target '%s'\n", target_name.c_str());
+    return 2;
+  }
+  emu::Tile tile(0, 1, target->sram_bytes);
+  try {
+    tile.load_elf(emu::read_elf_file(elf_path));
+  } catch (const emu::ElfError& e) {
+    std::fprintf(stderr, "tessera-emu: %s\n", e.what());
+    return 2;
+  }
+  emu::Hart& hart = tile.hart();
+  if (trace) hart.set_trace(stderr);
+
+  const auto start = std::chrono::steady_clock::now();
+  const emu::StopReason why = hart.run(max_insns);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::fflush(stdout);
+  if (stats)
+    std::fprintf(stderr, "tessera-emu: %llu instructions in %.3f s (%.1f M/s)\n",
+                 static_cast<unsigned long long>(hart.instret()), seconds, hart.instret() / seconds / 1e6);
+
+  if (why != emu::StopReason::kHalted) {
+    std::fprintf(stderr, "tessera-emu: instruction limit (%llu) reached at pc 0x%08x\n",
+                 static_cast<unsigned long long>(max_insns), hart.pc());
+    return 4;
+  }
+  const emu::Halt& h = hart.halt_info();
+  switch (h.kind) {
+    case emu::Halt::Kind::kTohost:
+    case emu::Halt::Kind::kExit:
+      if (h.code != 0) std::fprintf(stderr, "tessera-emu: FAIL: exit status %u\n", h.code);
+      return exit_status(h.code);
+    case emu::Halt::Kind::kTrap: {
+      uint32_t raw = 0;
+      if (h.pc - arch::kSramBase + 4 <= tile.sram().size())
+        std::memcpy(&raw, tile.sram().data() + (h.pc - arch::kSramBase), 4);
+      std::fprintf(stderr, "tessera-emu: tile 0 halted on %s at pc 0x%08x (mtval 0x%08x): %s\n",
+                   emu::cause_name(h.code), h.pc, h.tval, emu::disassemble(raw, h.pc).c_str());
+      const emu::TrapLatch& l = hart.trap_latch();
+      if (l.pc != h.pc || l.cause != h.code)
+        std::fprintf(stderr, "tessera-emu: first trap: %s at pc 0x%08x (mtval 0x%08x)\n",
+                     emu::cause_name(l.cause), l.pc, l.tval);
+      return 3;
+    }
+    case emu::Halt::Kind::kHtifError:
+      std::fprintf(stderr, "tessera-emu: unsupported HTIF command 0x%08x%08x at pc 0x%08x\n", h.tval, h.code, h.pc);
+      return 3;
+    case emu::Halt::Kind::kNone: break;
+  }
+  return 3;
+}
