@@ -1,13 +1,15 @@
 // Exact software binary32 arithmetic (integer only), all RISC-V rounding modes and flags.
 //
-// Representation used internally: a finite nonzero value is sign * sig * 2^(exp - 62) with
-// sig a uint64_t whose leading one is normally bit 62 (bit 63 stays free for carries).
-// Bits shifted out to the right are OR-ed into bit 0 ("jamming"): this keeps the
-// inexact/rounding decision exact as long as the rounding point stays >= 2 bits above bit 0,
-// which every caller here guarantees (rounding happens at bit 39 or higher).
+// Internal representation: operands are aligned with their leading one at bit 61
+// (value = sig * 2^(exp - 61)) so that sums cannot overflow 64 bits; before rounding a value
+// is normalized so that its leading one is bit 63 (value = sig * 2^(exp - 63)) and rounded
+// at bit 40. Bits shifted out to the right are OR-ed into bit 0 ("jamming"): this keeps the
+// round/inexact decision exact as long as the rounding point stays >= 2 bits above bit 0,
+// which every caller guarantees. The hot paths avoid data-dependent branches (operand swap,
+// effective add/subtract, round-up decision), which random data would mispredict; special
+// operands (NaN, inf, zero) are filtered with one test and handled out of line.
 #include <bit>
 #include <cmath>
-#include <utility>
 
 #include "tessera/fp/softfloat.h"
 
@@ -24,6 +26,8 @@ constexpr bool is_snan(uint32_t x) { return is_nan(x) && !(x & 0x00400000u); }
 constexpr bool is_inf(uint32_t x) { return (x & 0x7fffffffu) == kInf; }
 constexpr bool is_zero(uint32_t x) { return (x & 0x7fffffffu) == 0; }
 constexpr uint32_t sign_of(uint32_t x) { return x >> 31; }
+// NaN, inf or zero: anything the finite-nonzero arithmetic below must not see.
+constexpr bool is_special(uint32_t x) { return ((x & kInf) == kInf) | is_zero(x); }
 
 // A finite nonzero binary32 with the hidden bit made explicit and subnormals normalized:
 // value = sig * 2^(exp - 23), sig in [2^23, 2^24).
@@ -35,18 +39,19 @@ struct Unpacked {
 inline Unpacked unpack(uint32_t x) {
   const int e = static_cast<int>((x >> 23) & 0xff);
   const uint32_t m = x & 0x7fffffu;
-  if (e == 0) {
+  if (e == 0) [[unlikely]] {
     const int sh = std::countl_zero(m) - 8;  // move the leading one up to bit 23
     return {-126 - sh, m << sh};
   }
   return {e - 127, m | 0x800000u};
 }
 
-// Right shift that ORs every shifted-out bit into bit 0.
+// Right shift (n >= 0) that ORs every shifted-out bit into bit 0. Shifts of 63 or more
+// leave just the sticky bit (for x < 2^63; for larger x a shift by 63 is exact enough:
+// bit 0 is then set iff x != 0, which is what every caller needs).
 inline uint64_t shift_right_jam(uint64_t x, int n) {
-  if (n <= 0) return x;
-  if (n >= 64) return x != 0;
-  return (x >> n) | ((x << (64 - n)) != 0);
+  n = n < 63 ? n : 63;
+  return (x >> n) | ((x & ((uint64_t{1} << n) - 1)) != 0);
 }
 
 // Whether to add one unit in the last kept place. q = kept bits, rem = dropped bits,
@@ -56,70 +61,78 @@ inline bool round_increment(Rm rm, uint32_t sign, uint64_t q, uint64_t rem, uint
     case Rm::kRtz:
       return false;
     case Rm::kRdn:
-      return sign && rem != 0;
+      return (sign != 0) & (rem != 0);
     case Rm::kRup:
-      return !sign && rem != 0;
+      return (sign == 0) & (rem != 0);
     case Rm::kRmm:
       return rem >= half;  // ties away from zero
     default:               // kRne (and reserved encodings)
-      return rem > half || (rem == half && (q & 1));
+      return (rem > half) | ((rem == half) & ((q & 1) != 0));
   }
 }
 
-uint32_t overflow(uint32_t sign, Rm rm, uint32_t& flags) {
+[[gnu::noinline]] uint32_t overflow(uint32_t sign, Rm rm, uint32_t& flags) {
   flags |= kOF | kNX;
   // Directed modes that round toward zero for this sign saturate at the largest finite value.
   const bool to_max = rm == Rm::kRtz || (rm == Rm::kRdn && !sign) || (rm == Rm::kRup && sign);
   return (sign << 31) | (to_max ? kMaxFinite : kInf);
 }
 
-// sig has bit 62 set; value = sig * 2^(exp - 62).
-uint32_t round_pack(uint32_t sign, int exp, uint64_t sig, Rm rm, uint32_t& flags) {
-  int biased = exp + 127;
-  constexpr int kDrop = 62 - 23;  // bits below the 24-bit significand
-  constexpr uint64_t kDropMask = (uint64_t{1} << kDrop) - 1;
-  constexpr uint64_t kHalf = uint64_t{1} << (kDrop - 1);
-  if (biased >= 1) {  // normal range (before rounding)
-    uint64_t q = sig >> kDrop;
-    const uint64_t rem = sig & kDropMask;
-    if (round_increment(rm, sign, q, rem, kHalf)) {
-      if (++q == (uint64_t{1} << 24)) {  // carried into the next binade
-        q >>= 1;
-        ++biased;
-      }
-    }
-    if (biased >= 255) return overflow(sign, rm, flags);
-    if (rem) flags |= kNX;
-    // (biased - 1) << 23 plus q (which includes the hidden bit) builds the exponent field.
-    return (sign << 31) | ((static_cast<uint32_t>(biased - 1) << 23) + static_cast<uint32_t>(q));
-  }
+constexpr int kDrop = 63 - 23;  // bits below the 24-bit significand when bit 63 leads
+constexpr uint64_t kDropMask = (uint64_t{1} << kDrop) - 1;
+constexpr uint64_t kDropHalf = uint64_t{1} << (kDrop - 1);
 
-  // Below 2^-126: round onto the subnormal grid (ulp 2^-149).
+// Values below 2^-126 before rounding: round onto the subnormal grid (ulp 2^-149).
+// sig has bit 63 set; value = sig * 2^(biased - 127 - 63) with biased <= 0.
+[[gnu::noinline]] uint32_t round_pack_tiny(uint32_t sign, int biased, uint64_t sig, Rm rm,
+                                           uint32_t& flags) {
   // Tininess is judged AFTER rounding (RISC-V): the value is tiny unless rounding it to 24
   // bits with an unbounded exponent range reaches 2^-126, which is only possible when
   // biased == 0 and the 24-bit significand is all ones and rounds up.
   bool tiny = true;
   if (biased == 0) {
     const uint64_t q24 = sig >> kDrop;
-    if (q24 == 0xffffff && round_increment(rm, sign, q24, sig & kDropMask, kHalf)) tiny = false;
+    if (q24 == 0xffffff && round_increment(rm, sign, q24, sig & kDropMask, kDropHalf)) {
+      tiny = false;
+    }
   }
-  const int shift = kDrop + 1 - biased;  // >= 40
-  uint64_t q, rem, half;
-  if (shift >= 64) {  // everything is below half an ulp: only "nonzero" matters
-    q = 0;
-    rem = 1;
-    half = 2;
-  } else {
-    q = sig >> shift;
-    rem = sig & ((uint64_t{1} << shift) - 1);
-    half = uint64_t{1} << (shift - 1);
+  int shift = kDrop + 1 - biased;  // >= 41
+  if (shift > 63) {  // pre-shift (with sticky) so the shifts below stay within 64 bits
+    sig = shift_right_jam(sig, shift - 63);
+    shift = 63;
   }
-  if (round_increment(rm, sign, q, rem, half)) ++q;  // q == 2^23 encodes 2^-126 correctly
+  uint64_t q = sig >> shift;
+  const uint64_t rem = sig & ((uint64_t{1} << shift) - 1);
+  q += round_increment(rm, sign, q, rem, uint64_t{1} << (shift - 1));  // 2^23: 2^-126
   if (rem) {
     flags |= kNX;
     if (tiny) flags |= kUF;  // UF needs tiny AND inexact
   }
   return (sign << 31) | static_cast<uint32_t>(q);
+}
+
+// sig has bit 63 set; value = sig * 2^(exp - 63).
+inline uint32_t round_pack(uint32_t sign, int exp, uint64_t sig, Rm rm, uint32_t& flags) {
+  const int biased = exp + 127;
+  if (biased < 1) [[unlikely]] return round_pack_tiny(sign, biased, sig, rm, flags);
+  const uint64_t q = sig >> kDrop;
+  const uint64_t rem = sig & kDropMask;
+  // q includes the hidden bit, so ((biased - 1) << 23) + q builds exponent and fraction, and
+  // a rounding carry to q == 2^24 correctly bumps the exponent. biased <= 404 for every
+  // caller (largest: div, 127 + 149 + 128), so this cannot wrap.
+  const uint32_t mag =
+      (static_cast<uint32_t>(biased - 1) << 23) +
+      static_cast<uint32_t>(q + round_increment(rm, sign, q, rem, kDropHalf));
+  if (mag >= kInf) [[unlikely]] return overflow(sign, rm, flags);
+  flags |= static_cast<uint32_t>(rem != 0);  // NX
+  return (sign << 31) | mag;
+}
+static_assert(kNX == 1);
+
+// value = sig * 2^(exp - 61), sig != 0 with its leading one at or below bit 62.
+inline uint32_t normalize_61(uint32_t sign, int exp, uint64_t sig, Rm rm, uint32_t& flags) {
+  const int lz = std::countl_zero(sig);
+  return round_pack(sign, exp + 2 - lz, sig << lz, rm, flags);
 }
 
 inline uint32_t canonical_nan_for(bool signaling, uint32_t& flags) {
@@ -133,27 +146,20 @@ inline uint32_t zero_sum(uint32_t sign_a, uint32_t sign_b, Rm rm) {
   return rm == Rm::kRdn ? kMinusZero : 0;
 }
 
-// Adds sign_x*X*2^(ex-61) and sign_y*Y*2^(ey-61) where X, Y have their leading one at
-// bit 61 (both nonzero). Used by add and fma.
-uint32_t add_aligned(uint32_t sign_x, int ex, uint64_t x, uint32_t sign_y, int ey, uint64_t y,
-                     Rm rm, uint32_t& flags) {
-  if (ex < ey || (ex == ey && x < y)) {  // make x the larger magnitude
-    std::swap(sign_x, sign_y);
-    std::swap(ex, ey);
-    std::swap(x, y);
-  }
-  // If the exponents differ by >= 2, at most one bit cancels, so the jammed bits of y stay
+// Adds sign_x*X*2^(ex-61) and sign_y*Y*2^(ey-61) where X, Y are nonzero with their leading
+// one at bit 61. Used by add and fma.
+inline uint32_t add_aligned(uint32_t sign_x, int ex, uint64_t x, uint32_t sign_y, int ey,
+                            uint64_t y, Rm rm, uint32_t& flags) {
+  const bool swap = (ex < ey) | ((ex == ey) & (x < y));  // make "hi" the larger magnitude
+  const uint32_t sign = swap ? sign_y : sign_x;
+  const int e_hi = swap ? ey : ex;
+  const uint64_t hi = swap ? y : x;
+  // If the exponents differ by >= 2, at most one bit cancels, so the jammed bits of lo stay
   // far below the rounding point; if they differ by <= 1, nothing is lost in the shift.
-  y = shift_right_jam(y, ex - ey);
-  uint64_t sum;
-  if (sign_x == sign_y) {
-    sum = x + y;  // <= 2^63: fits
-  } else {
-    sum = x - y;
-    if (sum == 0) return rm == Rm::kRdn ? kMinusZero : 0;  // exact cancellation
-  }
-  // sum * 2^(ex - 61) == sum * 2^((ex + 1) - 62)
-  return normalize_round_pack(sign_x, ex + 1, sum, rm, flags);
+  const uint64_t lo = shift_right_jam(swap ? x : y, swap ? ey - ex : ex - ey);
+  const uint64_t sum = sign_x == sign_y ? hi + lo : hi - lo;  // < 2^63
+  if (sum == 0) [[unlikely]] return rm == Rm::kRdn ? kMinusZero : 0;  // exact cancellation
+  return normalize_61(sign, e_hi, sum, rm, flags);
 }
 
 // Integer square root: floor(sqrt(n)) for n < 2^64, exact (the double estimate is only a
@@ -165,21 +171,7 @@ inline uint64_t isqrt(uint64_t n) {
   return r;
 }
 
-}  // namespace
-
-uint32_t normalize_round_pack(uint32_t sign, int exp, uint64_t sig, Rm rm, uint32_t& flags) {
-  const int lz = std::countl_zero(sig);
-  if (lz == 0) {
-    sig = (sig >> 1) | (sig & 1);
-    ++exp;
-  } else {
-    sig <<= (lz - 1);
-    exp -= (lz - 1);
-  }
-  return round_pack(sign, exp, sig, rm, flags);
-}
-
-uint32_t add(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
+[[gnu::noinline]] uint32_t add_special(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
   if (is_nan(a) || is_nan(b)) return canonical_nan_for(is_snan(a) || is_snan(b), flags);
   if (is_inf(a)) {
     if (is_inf(b) && sign_of(a) != sign_of(b)) return canonical_nan_for(true, flags);  // inf-inf
@@ -187,27 +179,20 @@ uint32_t add(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
   }
   if (is_inf(b)) return b;
   if (is_zero(a)) return is_zero(b) ? zero_sum(sign_of(a), sign_of(b), rm) : b;  // exact
-  if (is_zero(b)) return a;
-  const Unpacked ua = unpack(a), ub = unpack(b);
-  return add_aligned(sign_of(a), ua.exp, uint64_t{ua.sig} << 38, sign_of(b), ub.exp,
-                     uint64_t{ub.sig} << 38, rm, flags);
+  return a;  // b is zero
 }
 
-uint32_t mul(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
+[[gnu::noinline]] uint32_t mul_special(uint32_t a, uint32_t b, uint32_t& flags) {
   if (is_nan(a) || is_nan(b)) return canonical_nan_for(is_snan(a) || is_snan(b), flags);
   const uint32_t sign = sign_of(a) ^ sign_of(b);
   if (is_inf(a) || is_inf(b)) {
     if (is_zero(a) || is_zero(b)) return canonical_nan_for(true, flags);  // 0 * inf
     return (sign << 31) | kInf;
   }
-  if (is_zero(a) || is_zero(b)) return sign << 31;
-  const Unpacked ua = unpack(a), ub = unpack(b);
-  // Exact 48-bit product: value = p * 2^(ea + eb - 46) = p * 2^((ea + eb + 16) - 62).
-  const uint64_t p = uint64_t{ua.sig} * ub.sig;
-  return normalize_round_pack(sign, ua.exp + ub.exp + 16, p, rm, flags);
+  return sign << 31;  // a zero operand
 }
 
-uint32_t div(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
+[[gnu::noinline]] uint32_t div_special(uint32_t a, uint32_t b, uint32_t& flags) {
   if (is_nan(a) || is_nan(b)) return canonical_nan_for(is_snan(a) || is_snan(b), flags);
   const uint32_t sign = sign_of(a) ^ sign_of(b);
   if (is_inf(a)) {
@@ -220,14 +205,62 @@ uint32_t div(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
     flags |= kDZ;                                           // finite nonzero / 0
     return (sign << 31) | kInf;
   }
-  if (is_zero(a)) return sign << 31;
+  return sign << 31;  // 0 / finite nonzero
+}
+
+[[gnu::noinline]] uint32_t fma_special(uint32_t a, uint32_t b, uint32_t c, Rm rm,
+                                       uint32_t& flags) {
+  const bool inf_times_zero = (is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b));
+  if (is_nan(a) || is_nan(b) || is_nan(c)) {
+    // RISC-V: 0 * inf raises NV even when the addend is a quiet NaN.
+    return canonical_nan_for(is_snan(a) || is_snan(b) || is_snan(c) || inf_times_zero, flags);
+  }
+  if (inf_times_zero) return canonical_nan_for(true, flags);
+  const uint32_t sign_p = sign_of(a) ^ sign_of(b);
+  if (is_inf(a) || is_inf(b)) {
+    if (is_inf(c) && sign_of(c) != sign_p) return canonical_nan_for(true, flags);  // inf - inf
+    return (sign_p << 31) | kInf;
+  }
+  if (is_inf(c)) return c;
+  // a*b + 0 with a, b finite nonzero: the product rounded once (its sign survives even if
+  // it rounds to zero), i.e. exactly mul.
+  if (!is_zero(a) && !is_zero(b)) return soft::mul(a, b, rm, flags);
+  // a or b is zero: the product is an exact zero and the result is c, exactly.
+  return is_zero(c) ? zero_sum(sign_p, sign_of(c), rm) : c;
+}
+
+}  // namespace
+
+uint32_t normalize_round_pack(uint32_t sign, int exp, uint64_t sig, Rm rm, uint32_t& flags) {
+  // value = sig * 2^(exp - 62) = (sig << lz) * 2^((exp + 1 - lz) - 63)
+  const int lz = std::countl_zero(sig);
+  return round_pack(sign, exp + 1 - lz, sig << lz, rm, flags);
+}
+
+uint32_t add(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
+  if (is_special(a) | is_special(b)) [[unlikely]] return add_special(a, b, rm, flags);
+  const Unpacked ua = unpack(a), ub = unpack(b);
+  return add_aligned(sign_of(a), ua.exp, uint64_t{ua.sig} << 38, sign_of(b), ub.exp,
+                     uint64_t{ub.sig} << 38, rm, flags);
+}
+
+uint32_t mul(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
+  if (is_special(a) | is_special(b)) [[unlikely]] return mul_special(a, b, flags);
+  const Unpacked ua = unpack(a), ub = unpack(b);
+  // Exact 48-bit product: value = p * 2^(ea + eb - 46) = p * 2^((ea + eb + 16) - 62).
+  const uint64_t p = uint64_t{ua.sig} * ub.sig;
+  return normalize_round_pack(sign_of(a) ^ sign_of(b), ua.exp + ub.exp + 16, p, rm, flags);
+}
+
+uint32_t div(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
+  if (is_special(a) | is_special(b)) [[unlikely]] return div_special(a, b, flags);
   const Unpacked ua = unpack(a), ub = unpack(b);
   // 39 extra quotient bits (>= 38 significant) plus a sticky bit for the remainder.
   const uint64_t num = uint64_t{ua.sig} << 39;
   uint64_t q = num / ub.sig;
   q |= (num % ub.sig) != 0;
   // value = q * 2^(ea - eb - 39) = q * 2^((ea - eb + 23) - 62)
-  return normalize_round_pack(sign, ua.exp - ub.exp + 23, q, rm, flags);
+  return normalize_round_pack(sign_of(a) ^ sign_of(b), ua.exp - ub.exp + 23, q, rm, flags);
 }
 
 uint32_t sqrt(uint32_t a, Rm rm, uint32_t& flags) {
@@ -246,33 +279,16 @@ uint32_t sqrt(uint32_t a, Rm rm, uint32_t& flags) {
 }
 
 uint32_t fma(uint32_t a, uint32_t b, uint32_t c, Rm rm, uint32_t& flags) {
-  const bool inf_times_zero = (is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b));
-  if (is_nan(a) || is_nan(b) || is_nan(c)) {
-    // RISC-V: 0 * inf raises NV even when the addend is a quiet NaN.
-    return canonical_nan_for(is_snan(a) || is_snan(b) || is_snan(c) || inf_times_zero, flags);
+  if (is_special(a) | is_special(b) | is_special(c)) [[unlikely]] {
+    return fma_special(a, b, c, rm, flags);
   }
-  if (inf_times_zero) return canonical_nan_for(true, flags);
-  const uint32_t sign_p = sign_of(a) ^ sign_of(b);
-  if (is_inf(a) || is_inf(b)) {
-    if (is_inf(c) && sign_of(c) != sign_p) return canonical_nan_for(true, flags);  // inf - inf
-    return (sign_p << 31) | kInf;
-  }
-  if (is_inf(c)) return c;
-  if (is_zero(a) || is_zero(b)) {  // exact zero product: the result is c, exactly
-    return is_zero(c) ? zero_sum(sign_p, sign_of(c), rm) : c;
-  }
-  const Unpacked ua = unpack(a), ub = unpack(b);
-  uint64_t p = uint64_t{ua.sig} * ub.sig;  // exact, in [2^46, 2^48)
-  int pexp = ua.exp + ub.exp;              // p = 1.xxx * 2^pexp when p < 2^47
-  if (is_zero(c)) return normalize_round_pack(sign_p, pexp + 16, p, rm, flags);  // like mul
-  if (p >> 47) {
-    ++pexp;
-    p <<= 14;  // leading one to bit 61
-  } else {
-    p <<= 15;
-  }
-  const Unpacked uc = unpack(c);
-  return add_aligned(sign_p, pexp, p, sign_of(c), uc.exp, uint64_t{uc.sig} << 38, rm, flags);
+  const Unpacked ua = unpack(a), ub = unpack(b), uc = unpack(c);
+  const uint64_t p = uint64_t{ua.sig} * ub.sig;  // exact, in [2^46, 2^48)
+  // Leading one of p to bit 61: value = P * 2^(pexp - 61).
+  const int top = static_cast<int>(p >> 47);  // 1 if p >= 2^47
+  const int pexp = ua.exp + ub.exp + top;
+  return add_aligned(sign_of(a) ^ sign_of(b), pexp, p << (15 - top), sign_of(c), uc.exp,
+                     uint64_t{uc.sig} << 38, rm, flags);
 }
 
 }  // namespace tessera::fp::soft

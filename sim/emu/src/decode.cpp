@@ -74,5 +74,7 @@ Decoded decode(uint32_t raw) {
 const char* op_name(Op op) { return kOps[static_cast<size_t>(op)].name; }
 Format op_format(Op op) { return kOps[static_cast<size_t>(op)].format; }
 arch::InsnClass op_class(Op op) { return kOps[static_cast<size_t>(op)].klass; }
+uint32_t op_mask(Op op) { return kOps[static_cast<size_t>(op)].mask; }
+uint32_t op_match(Op op) { return kOps[static_cast<size_t>(op)].match; }
 
 }  // namespace tessera::emu

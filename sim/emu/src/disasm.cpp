@@ -1,5 +1,6 @@
 // Disassembly from the operand format of each op (insns.def), so that what the ISS runs
-// and what it prints come from one table.
+// and what it prints come from one table. The text follows GNU objdump -M no-aliases
+// (tests/emu/disasm_test.cpp holds the two to each other).
 #include "tessera/emu/disasm.h"
 
 #include <cstdio>
@@ -37,7 +38,7 @@ std::string fence_set(unsigned bits4) {
   if (bits4 & 4) s += 'o';
   if (bits4 & 2) s += 'r';
   if (bits4 & 1) s += 'w';
-  return s.empty() ? "0" : s;
+  return s.empty() ? "unknown" : s;  // as objdump prints an empty set
 }
 
 std::string csr_text(int32_t num) {
@@ -61,13 +62,13 @@ std::string disassemble(uint32_t raw, uint32_t pc) {
   const unsigned target = pc + static_cast<uint32_t>(d.imm);
   switch (d.op == Op::kIllegal ? Format::None : op_format(d.op)) {
     case Format::U: std::snprintf(buf, sizeof buf, "%s %s, 0x%x", n, X, static_cast<uint32_t>(d.imm) >> 12); break;
-    case Format::J: std::snprintf(buf, sizeof buf, "%s %s, 0x%x", n, X, target); break;
+    case Format::J: std::snprintf(buf, sizeof buf, "%s %s, %x", n, X, target); break;
     case Format::Jr:
     case Format::Load: std::snprintf(buf, sizeof buf, "%s %s, %d(%s)", n, X, d.imm, X1); break;
-    case Format::B: std::snprintf(buf, sizeof buf, "%s %s, %s, 0x%x", n, X1, X2, target); break;
+    case Format::B: std::snprintf(buf, sizeof buf, "%s %s, %s, %x", n, X1, X2, target); break;
     case Format::Store: std::snprintf(buf, sizeof buf, "%s %s, %d(%s)", n, X2, d.imm, X1); break;
-    case Format::I:
-    case Format::Shift: std::snprintf(buf, sizeof buf, "%s %s, %s, %d", n, X, X1, d.imm); break;
+    case Format::I: std::snprintf(buf, sizeof buf, "%s %s, %s, %d", n, X, X1, d.imm); break;
+    case Format::Shift: std::snprintf(buf, sizeof buf, "%s %s, %s, 0x%x", n, X, X1, d.imm); break;
     case Format::R: std::snprintf(buf, sizeof buf, "%s %s, %s, %s", n, X, X1, X2); break;
     case Format::Fence:
       std::snprintf(buf, sizeof buf, "%s %s, %s", n, fence_set(d.imm >> 4).c_str(), fence_set(d.imm & 15).c_str());

@@ -58,5 +58,7 @@ Decoded decode(uint32_t raw);
 const char* op_name(Op op);
 Format op_format(Op op);
 arch::InsnClass op_class(Op op);
+uint32_t op_mask(Op op);
+uint32_t op_match(Op op);
 
 }  // namespace tessera::emu
