@@ -83,7 +83,17 @@ def device_regs_h(dr):
              "enum DeviceReg : uint32_t {"]
     for r in dr["reg"]:
         lines.append(f"  kDevReg{camel(r['name'])} = 0x{r['offset']:03X},  // {r['access']}: {r['doc']}")
-    lines += ["};", "}  // namespace tessera::arch", ""]
+    lines += ["};", "",
+              "// ERR_CAUSE of a device error: kDeviceErrorBit | code.",
+              "inline constexpr uint32_t kDeviceErrorBit = 0x40000000u;",
+              "enum DeviceErrorCode : uint32_t {"]
+    for e in dr.get("error", []):
+        lines.append(f"  kDevErr{camel(e['name'])} = {e['code']},  // {e['doc']}")
+    lines += ["};", "", "inline const char* device_error_name(uint32_t code) {", "  switch (code) {"]
+    for e in dr.get("error", []):
+        lines.append(f"    case {e['code']}: return \"{e['doc'].split('.')[0]}\";")
+    lines += ["    default: return \"unknown device error\";", "  }", "}",
+              "}  // namespace tessera::arch", ""]
     return "\n".join(lines)
 
 
@@ -101,6 +111,11 @@ def latency_h(lat):
     for name, c in classes.items():
         lines.append(f"    {{{c['issue']}, {c['result']}, {c.get('taken_penalty', 0)}}},  // {name}")
     lines += ["};", "",
+              "// The fabric's timing (exchange and barrier), for the superstep cycle model.",
+              "struct FabricLatency {"]
+    for k in lat["fabric"]:
+        lines.append(f"  uint32_t {k};")
+    lines += ["};", "inline constexpr FabricLatency kFabricLatency = {" + ", ".join(str(v) for v in lat["fabric"].values()) + "};", "",
               "inline constexpr const char* kInsnClassNames[kInsnClassCount] = {"]
     lines.append("    " + ", ".join(f'"{n}"' for n in classes) + ",")
     lines += ["};", "}  // namespace tessera::arch", ""]
@@ -148,6 +163,8 @@ def arch_pkg_sv(tm, dr, lat, h):
              f"  localparam logic [31:0] DEVICE_ID_MAGIC = 32'h{dr['id_magic']:08X};",
              f"  localparam logic [31:0] DEVICE_VERSION = 32'h{dr['version']:08X};"]
     lines += sv_regs("TILE_REG", tm["reg"]) + sv_regs("DEV_REG", dr["reg"])
+    for e in dr.get("error", []):
+        lines.append(f"  localparam logic [7:0] DEV_ERR_{e['name']} = 8'd{e['code']};  // {e['doc']}")
     for name, c in lat["class"].items():
         n = ident(name)
         lines.append(f"  localparam int unsigned LAT_{n}_ISSUE = {c['issue']};")

@@ -21,10 +21,11 @@
 // (add, fma); for mul/div such a host yields 0 or inf, which the result check rejects.
 // So FTZ/DAZ host settings cannot change results. Build with -ffp-contract=off so the
 // error-free transformations are not fused into FMAs.
+#include "tessera/fp/fp32.h"
+
 #include <bit>
 #include <cmath>
 
-#include "tessera/fp/fp32.h"
 #include "tessera/fp/softfloat.h"
 
 namespace tessera::fp {

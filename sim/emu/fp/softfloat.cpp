@@ -8,10 +8,10 @@
 // which every caller guarantees. The hot paths avoid data-dependent branches (operand swap,
 // effective add/subtract, round-up decision), which random data would mispredict; special
 // operands (NaN, inf, zero) are filtered with one test and handled out of line.
+#include "tessera/fp/softfloat.h"
+
 #include <bit>
 #include <cmath>
-
-#include "tessera/fp/softfloat.h"
 
 namespace tessera::fp::soft {
 namespace {
@@ -114,16 +114,19 @@ constexpr uint64_t kDropHalf = uint64_t{1} << (kDrop - 1);
 // sig has bit 63 set; value = sig * 2^(exp - 63).
 inline uint32_t round_pack(uint32_t sign, int exp, uint64_t sig, Rm rm, uint32_t& flags) {
   const int biased = exp + 127;
-  if (biased < 1) [[unlikely]] return round_pack_tiny(sign, biased, sig, rm, flags);
+  if (biased < 1) [[unlikely]] {
+    return round_pack_tiny(sign, biased, sig, rm, flags);
+  }
   const uint64_t q = sig >> kDrop;
   const uint64_t rem = sig & kDropMask;
   // q includes the hidden bit, so ((biased - 1) << 23) + q builds exponent and fraction, and
   // a rounding carry to q == 2^24 correctly bumps the exponent. biased <= 404 for every
   // caller (largest: div, 127 + 149 + 128), so this cannot wrap.
-  const uint32_t mag =
-      (static_cast<uint32_t>(biased - 1) << 23) +
-      static_cast<uint32_t>(q + round_increment(rm, sign, q, rem, kDropHalf));
-  if (mag >= kInf) [[unlikely]] return overflow(sign, rm, flags);
+  const uint32_t mag = (static_cast<uint32_t>(biased - 1) << 23) +
+                       static_cast<uint32_t>(q + round_increment(rm, sign, q, rem, kDropHalf));
+  if (mag >= kInf) [[unlikely]] {
+    return overflow(sign, rm, flags);
+  }
   flags |= static_cast<uint32_t>(rem != 0);  // NX
   return (sign << 31) | mag;
 }
@@ -158,7 +161,9 @@ inline uint32_t add_aligned(uint32_t sign_x, int ex, uint64_t x, uint32_t sign_y
   // far below the rounding point; if they differ by <= 1, nothing is lost in the shift.
   const uint64_t lo = shift_right_jam(swap ? x : y, swap ? ey - ex : ex - ey);
   const uint64_t sum = sign_x == sign_y ? hi + lo : hi - lo;  // < 2^63
-  if (sum == 0) [[unlikely]] return rm == Rm::kRdn ? kMinusZero : 0;  // exact cancellation
+  if (sum == 0) [[unlikely]] {  // exact cancellation: +0, or -0 under RDN
+    return rm == Rm::kRdn ? kMinusZero : 0;
+  }
   return normalize_61(sign, e_hi, sum, rm, flags);
 }
 
@@ -179,7 +184,8 @@ inline uint64_t isqrt(uint64_t n) {
   }
   if (is_inf(b)) return b;
   if (is_zero(a)) return is_zero(b) ? zero_sum(sign_of(a), sign_of(b), rm) : b;  // exact
-  return a;  // b is zero
+  // b is zero: the sum is a, exactly.
+  return a;
 }
 
 [[gnu::noinline]] uint32_t mul_special(uint32_t a, uint32_t b, uint32_t& flags) {
@@ -208,8 +214,7 @@ inline uint64_t isqrt(uint64_t n) {
   return sign << 31;  // 0 / finite nonzero
 }
 
-[[gnu::noinline]] uint32_t fma_special(uint32_t a, uint32_t b, uint32_t c, Rm rm,
-                                       uint32_t& flags) {
+[[gnu::noinline]] uint32_t fma_special(uint32_t a, uint32_t b, uint32_t c, Rm rm, uint32_t& flags) {
   const bool inf_times_zero = (is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b));
   if (is_nan(a) || is_nan(b) || is_nan(c)) {
     // RISC-V: 0 * inf raises NV even when the addend is a quiet NaN.
@@ -238,14 +243,18 @@ uint32_t normalize_round_pack(uint32_t sign, int exp, uint64_t sig, Rm rm, uint3
 }
 
 uint32_t add(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
-  if (is_special(a) | is_special(b)) [[unlikely]] return add_special(a, b, rm, flags);
+  if (is_special(a) | is_special(b)) [[unlikely]] {
+    return add_special(a, b, rm, flags);
+  }
   const Unpacked ua = unpack(a), ub = unpack(b);
   return add_aligned(sign_of(a), ua.exp, uint64_t{ua.sig} << 38, sign_of(b), ub.exp,
                      uint64_t{ub.sig} << 38, rm, flags);
 }
 
 uint32_t mul(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
-  if (is_special(a) | is_special(b)) [[unlikely]] return mul_special(a, b, flags);
+  if (is_special(a) | is_special(b)) [[unlikely]] {
+    return mul_special(a, b, flags);
+  }
   const Unpacked ua = unpack(a), ub = unpack(b);
   // Exact 48-bit product: value = p * 2^(ea + eb - 46) = p * 2^((ea + eb + 16) - 62).
   const uint64_t p = uint64_t{ua.sig} * ub.sig;
@@ -253,7 +262,9 @@ uint32_t mul(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
 }
 
 uint32_t div(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
-  if (is_special(a) | is_special(b)) [[unlikely]] return div_special(a, b, flags);
+  if (is_special(a) | is_special(b)) [[unlikely]] {
+    return div_special(a, b, flags);
+  }
   const Unpacked ua = unpack(a), ub = unpack(b);
   // 39 extra quotient bits (>= 38 significant) plus a sticky bit for the remainder.
   const uint64_t num = uint64_t{ua.sig} << 39;
@@ -265,7 +276,7 @@ uint32_t div(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
 
 uint32_t sqrt(uint32_t a, Rm rm, uint32_t& flags) {
   if (is_nan(a)) return canonical_nan_for(is_snan(a), flags);
-  if (is_zero(a)) return a;  // sqrt(-0) = -0
+  if (is_zero(a)) return a;                               // sqrt(-0) = -0
   if (sign_of(a)) return canonical_nan_for(true, flags);  // negative, including -inf
   if (is_inf(a)) return a;
   const Unpacked ua = unpack(a);

@@ -1,6 +1,9 @@
 // Machine-mode CSRs: which exist, their legal values (WARL fields), and their names.
 // docs/isa.md is the prose version of this file.
+#include <array>
 #include <cstdint>
+#include <string>
+#include <utility>
 
 #include "tessera/emu/csr.h"
 #include "tessera/emu/hart.h"
@@ -80,37 +83,31 @@ bool Hart::csr_write(uint32_t num, uint32_t v) {
   return csr_read(num, ignored);  // the hardwired-zero counters accept and drop writes
 }
 
+// Names as GNU objdump prints them (it knows the counters and delegation registers, but
+// not mstatush or mconfigptr), so that our disassembly reads the same.
 const char* csr_name(uint32_t num) {
-  switch (num) {
-    case kCsrFflags: return "fflags";
-    case kCsrFrm: return "frm";
-    case kCsrFcsr: return "fcsr";
-    case kCsrCycle: return "cycle";
-    case kCsrCycleh: return "cycleh";
-    case kCsrInstret: return "instret";
-    case kCsrInstreth: return "instreth";
-    case kCsrMstatus: return "mstatus";
-    case kCsrMstatush: return "mstatush";
-    case kCsrMisa: return "misa";
-    case kCsrMie: return "mie";
-    case kCsrMip: return "mip";
-    case kCsrMtvec: return "mtvec";
-    case kCsrMscratch: return "mscratch";
-    case kCsrMepc: return "mepc";
-    case kCsrMcause: return "mcause";
-    case kCsrMtval: return "mtval";
-    case kCsrMcycle: return "mcycle";
-    case kCsrMcycleh: return "mcycleh";
-    case kCsrMinstret: return "minstret";
-    case kCsrMinstreth: return "minstreth";
-    case kCsrMcountinhibit: return "mcountinhibit";
-    case kCsrMvendorid: return "mvendorid";
-    case kCsrMarchid: return "marchid";
-    case kCsrMimpid: return "mimpid";
-    case kCsrMhartid: return "mhartid";
-    case kCsrMconfigptr: return "mconfigptr";
-    default: return nullptr;
-  }
+  static const std::array<std::string, 4096> names = [] {
+    std::array<std::string, 4096> n;
+    const std::pair<uint32_t, const char*> fixed[] = {
+        {0x001, "fflags"},   {0x002, "frm"},       {0x003, "fcsr"},     {0xC00, "cycle"},
+        {0xC01, "time"},     {0xC02, "instret"},   {0xC80, "cycleh"},   {0xC81, "timeh"},
+        {0xC82, "instreth"}, {0x300, "mstatus"},   {0x301, "misa"},     {0x302, "medeleg"},
+        {0x303, "mideleg"},  {0x304, "mie"},       {0x305, "mtvec"},    {0x306, "mcounteren"},
+        {0x320, "mcountinhibit"}, {0x340, "mscratch"}, {0x341, "mepc"}, {0x342, "mcause"},
+        {0x343, "mtval"},    {0x344, "mip"},       {0xB00, "mcycle"},   {0xB02, "minstret"},
+        {0xB80, "mcycleh"},  {0xB82, "minstreth"}, {0xF11, "mvendorid"}, {0xF12, "marchid"},
+        {0xF13, "mimpid"},   {0xF14, "mhartid"}};
+    for (auto [num, name] : fixed) n[num] = name;
+    for (uint32_t i = 3; i <= 31; ++i) {
+      n[0xC00 + i] = "hpmcounter" + std::to_string(i);
+      n[0xC80 + i] = "hpmcounter" + std::to_string(i) + "h";
+      n[0xB00 + i] = "mhpmcounter" + std::to_string(i);
+      n[0xB80 + i] = "mhpmcounter" + std::to_string(i) + "h";
+      n[0x320 + i] = "mhpmevent" + std::to_string(i);
+    }
+    return n;
+  }();
+  return num < names.size() && !names[num].empty() ? names[num].c_str() : nullptr;
 }
 
 const char* cause_name(uint32_t cause) {

@@ -51,6 +51,34 @@ int32_t immediate(Format f, uint32_t raw) {
   }
 }
 
+// Which register files an operand format reads and writes, for the scoreboard.
+void set_slots(Decoded& d, Format f) {
+  const uint8_t x1 = d.rs1, x2 = d.rs2, f1 = kSlotF + d.rs1, f2 = kSlotF + d.rs2, f3 = kSlotF + d.rs3;
+  const uint8_t xd = d.rd ? d.rd : kSlotSink, fd = kSlotF + d.rd;
+  auto set = [&](uint8_t a, uint8_t b, uint8_t c, uint8_t dst) {
+    d.src[0] = a;
+    d.src[1] = b;
+    d.src[2] = c;
+    d.dst = dst;
+  };
+  constexpr uint8_t N = kSlotNone, S = kSlotSink;
+  switch (f) {
+    case Format::U: case Format::J: case Format::CsrI: set(N, N, N, xd); break;
+    case Format::Jr: case Format::Load: case Format::I: case Format::Shift: case Format::Csr: set(x1, N, N, xd); break;
+    case Format::B: case Format::Store: set(x1, x2, N, S); break;
+    case Format::R: set(x1, x2, N, xd); break;
+    case Format::Fence: case Format::None: set(N, N, N, S); break;
+    case Format::FLoad: set(x1, N, N, fd); break;
+    case Format::FStore: set(x1, f2, N, S); break;
+    case Format::FR4: set(f1, f2, f3, fd); break;
+    case Format::FRm: case Format::FR: set(f1, f2, N, fd); break;
+    case Format::FR1m: set(f1, N, N, fd); break;
+    case Format::XFm: case Format::XF: set(f1, N, N, xd); break;
+    case Format::XFF: set(f1, f2, N, xd); break;
+    case Format::FXm: case Format::FX: set(x1, N, N, fd); break;
+  }
+}
+
 }  // namespace
 
 Decoded decode(uint32_t raw) {
@@ -67,7 +95,10 @@ Decoded decode(uint32_t raw) {
   d.rs2 = bits(raw, 24, 20);
   d.rs3 = bits(raw, 31, 27);
   d.rm = bits(raw, 14, 12);
-  d.imm = immediate(kOps[static_cast<size_t>(d.op)].format, raw);
+  const OpInfo& info = kOps[static_cast<size_t>(d.op)];
+  d.imm = immediate(info.format, raw);
+  d.lat = arch::kLatency[static_cast<size_t>(info.klass)];
+  if (d.op != Op::kIllegal) set_slots(d, info.format);
   return d;
 }
 

@@ -7,6 +7,7 @@
 // lives out of line.
 #include "tessera/emu/hart.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -35,6 +36,7 @@ void Hart::reset(uint32_t pc) {
   mepc_ = mcause_ = mtval_ = mscratch_ = mie_ = 0;
   fflags_ = frm_ = 0;
   cycle_ = instret_ = 0;
+  std::fill(std::begin(ready_), std::end(ready_), 0);
   in_handler_ = false;
   halt_ = {};
   latch_ = {};
@@ -163,12 +165,13 @@ void Hart::trace_retired(const Decoded& d, uint32_t pc) {
 }
 
 StopReason Hart::run(uint64_t max_insns) {
-  return trace_ ? run_loop<true>(max_insns) : run_loop<false>(max_insns);
+  if (trace_) return timing_ ? run_loop<true, true>(max_insns) : run_loop<true, false>(max_insns);
+  return timing_ ? run_loop<false, true>(max_insns) : run_loop<false, false>(max_insns);
 }
 
 enum CsrKind { kCsrW, kCsrS, kCsrC };  // CSR_OP: write, set bits, clear bits
 
-template <bool kTrace>
+template <bool kTrace, bool kTiming>
 StopReason Hart::run_loop(uint64_t max_insns) {
   // Threaded dispatch: every handler ends in its own indirect jump to the next one, which
   // the host's branch predictor learns far better than one shared switch.
@@ -200,11 +203,20 @@ StopReason Hart::run_loop(uint64_t max_insns) {
   dp = &fetch_decoded(offset);                                \
   npc = pc + 4;                                               \
   goto* kHandlers[static_cast<size_t>(dp->op)]
-#define RETIRE_AND_NEXT()                                            \
-  x_[0] = 0;                                                         \
-  pc_ = npc;                                                         \
-  ++instret_;                                                        \
-  ++cycle_;                                                          \
+  // The cycle model (arch/latency.toml), when timing is on: an instruction issues when its sources are ready,
+  // holds the issue slot for its class's issue cycles (plus the refetch penalty of a taken
+  // branch or jump), and its result is ready `result` cycles after issue.
+#define RETIRE_AND_NEXT()                                                                  \
+  x_[0] = 0;                                                                               \
+  pc_ = npc;                                                                               \
+  ++instret_;                                                                              \
+  if constexpr (kTiming) {                                                                 \
+    const uint64_t issue_ = std::max({cycle_, ready_[dp->src[0]], ready_[dp->src[1]], ready_[dp->src[2]]}); \
+    cycle_ = issue_ + dp->lat.issue + (npc != pc + 4 ? dp->lat.taken_penalty : 0);        \
+    ready_[dp->dst] = issue_ + dp->lat.result;                                             \
+  } else {                                                                                 \
+    ++cycle_;                                                                              \
+  }                                                                                        \
   if constexpr (kTrace) trace_retired(*dp, pc);                      \
   if (stop_after_retire || ++n == max_insns) [[unlikely]] goto leave; \
   FETCH_AND_DISPATCH()

@@ -1,5 +1,6 @@
-// The tile register block as the emulator implements it. Registers of the exchange, sync
-// and host mailbox belong to the multi-tile machine and fault on a lone tile.
+// The tile register block as the emulator implements it. Barrier and exchange registers
+// latch into SyncState, which the machine acts on when every tile has arrived (the
+// emulator applies exchanges at the barrier, so XCHG_DONE never has to wait).
 #include "tessera/emu/tile.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@ void Tile::reset() {
   std::fill(sram_.begin(), sram_.end(), 0);
   hart_.reset(arch::kSramBase);
   hart_.set_tohost(0, 0);
+  sync_ = {};
 }
 
 void Tile::load_elf(const ElfImage& image) {
@@ -37,6 +39,15 @@ TileBus::Access Tile::load(uint32_t offset, uint32_t& v) {
     case arch::kTileRegTrapPc: v = latch.pc; return Access::kOk;
     case arch::kTileRegTrapTval: v = latch.tval; return Access::kOk;
     case arch::kTileRegTrapSuperstep: v = latch.superstep; return Access::kOk;
+    case arch::kTileRegSync:
+      if (sync_.arrived) return Access::kStall;  // blocks until the barrier releases
+      v = hart_.superstep;
+      return Access::kOk;
+    case arch::kTileRegXchgList: v = sync_.xchg_list; return Access::kOk;
+    case arch::kTileRegXchgEntries: v = sync_.xchg_entries; return Access::kOk;
+    case arch::kTileRegXchgDone: v = sync_.xchg_sent; return Access::kOk;
+    case arch::kTileRegRecvExpect: v = sync_.recv_expect; return Access::kOk;
+    case arch::kTileRegRecvCount: v = sync_.recv_count; return Access::kOk;
     default: return Access::kFault;
   }
 }
@@ -44,6 +55,17 @@ TileBus::Access Tile::load(uint32_t offset, uint32_t& v) {
 TileBus::Access Tile::store(uint32_t offset, uint32_t value) {
   switch (offset) {
     case arch::kTileRegConsole: std::fputc(static_cast<int>(value & 0xff), console_); return Access::kOk;
+    case arch::kTileRegSync:
+      if (!sync_.arrived) {
+        sync_.arrived = true;
+        sync_.kind = value;
+        sync_.arrival_cycle = hart_.cycle();
+      }
+      return Access::kOk;
+    case arch::kTileRegXchgList: sync_.xchg_list = value; return Access::kOk;
+    case arch::kTileRegXchgEntries: sync_.xchg_entries = value; return Access::kOk;
+    case arch::kTileRegXchgStart: sync_.xchg_started = true; return Access::kOk;
+    case arch::kTileRegRecvExpect: sync_.recv_expect = value; return Access::kOk;
     case arch::kTileRegExit:
       hart_.halt({Halt::Kind::kExit, value, hart_.pc(), 0});
       return Access::kOk;

@@ -26,12 +26,13 @@ int main(int argc, char** argv) {
   using namespace tessera;
   CLI::App app{"Runs a bare-metal RV32IMF ELF on one emulated Tessera tile."};
   std::string elf_path, target_name = "tiny";
-  bool trace = false, stats = false;
+  bool trace = false, stats = false, no_timing = false;
   uint64_t max_insns = 1'000'000'000;
   app.add_option("elf", elf_path, "ELF executable linked at 0x80000000")->required();
   app.add_option("--target", target_name, "chip configuration (its SRAM size is used)");
   app.add_flag("--trace", trace, "print every retired instruction to stderr");
-  app.add_flag("--stats", stats, "print instructions retired and speed to stderr");
+  app.add_flag("--stats", stats, "print instructions retired, cycles and speed to stderr");
+  app.add_flag("--no-timing", no_timing, "no cycle model: mcycle counts instructions (faster)");
   app.add_option("--max-insns", max_insns, "stop after this many instructions");
   try {
     app.parse(argc, argv);
@@ -53,14 +54,17 @@ int main(int argc, char** argv) {
   }
   emu::Hart& hart = tile.hart();
   if (trace) hart.set_trace(stderr);
+  hart.set_timing(!no_timing);
 
   const auto start = std::chrono::steady_clock::now();
   const emu::StopReason why = hart.run(max_insns);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::fflush(stdout);
   if (stats)
-    std::fprintf(stderr, "tessera-emu: %llu instructions in %.3f s (%.1f M/s)\n",
-                 static_cast<unsigned long long>(hart.instret()), seconds, hart.instret() / seconds / 1e6);
+    std::fprintf(stderr, "tessera-emu: %llu instructions, %llu cycles (CPI %.2f) in %.3f s (%.1f M/s)\n",
+                 static_cast<unsigned long long>(hart.instret()), static_cast<unsigned long long>(hart.cycle()),
+                 static_cast<double>(hart.cycle()) / static_cast<double>(hart.instret()), seconds,
+                 hart.instret() / seconds / 1e6);
 
   if (why != emu::StopReason::kHalted) {
     std::fprintf(stderr, "tessera-emu: instruction limit (%llu) reached at pc 0x%08x\n",

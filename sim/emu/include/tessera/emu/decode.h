@@ -43,6 +43,10 @@ enum class Op : uint16_t {
   kCount
 };
 
+// Register slots of the cycle model's scoreboard: x0-x31, then f0-f31, then a source
+// that is always ready and a sink for results nobody waits on (x0, or no destination).
+inline constexpr uint8_t kSlotF = 32, kSlotNone = 64, kSlotSink = 65, kSlotCount = 66;
+
 // One decoded instruction. `raw` doubles as the tag of the ISS's decode cache.
 struct Decoded {
   uint32_t raw = 0;
@@ -50,6 +54,11 @@ struct Decoded {
   uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;
   uint8_t rm = 0;       // the instruction's rounding-mode field (7 = dynamic)
   int32_t imm = 0;      // sign-extended; shifted for U, B, J; CSR number for Csr/CsrI
+  // For the cycle model: scoreboard slots read and written, and the class's latencies
+  // (arch/latency.toml), copied here so the hot loop needs no table lookup.
+  uint8_t src[3] = {kSlotNone, kSlotNone, kSlotNone};
+  uint8_t dst = kSlotSink;
+  arch::Latency lat = arch::kLatency[0];
 };
 
 Decoded decode(uint32_t raw);

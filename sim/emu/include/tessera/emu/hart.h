@@ -1,6 +1,7 @@
 // One RV32IMF + Zicsr + Zifencei hart in machine mode: the core of a Tessera tile.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -51,6 +52,9 @@ class Hart {
   // spike machine do. Off (0) by default.
   void set_tohost(uint32_t tohost_addr, uint32_t fromhost_addr);
   void set_console(std::FILE* out) { console_ = out; }
+  // Timing on: mcycle follows the cycle model of arch/latency.toml (the default). Off:
+  // one cycle per instruction, and the ISS runs faster.
+  void set_timing(bool on) { timing_ = on; }
   // Prints every retired instruction (pc, word, disassembly, register written).
   void set_trace(std::FILE* out) { trace_ = out; }
 
@@ -66,6 +70,11 @@ class Hart {
   void set_x(unsigned i, uint32_t v) { if (i & 31) x_[i & 31] = v; }
   uint64_t instret() const { return instret_; }
   uint64_t cycle() const { return cycle_; }
+  // The machine advances time across barriers; results in flight are ready by then.
+  void set_cycle(uint64_t c) {
+    cycle_ = c;
+    for (uint64_t& r : ready_) r = std::min(r, c);
+  }
   uint32_t superstep = 0;  // maintained by the tile; recorded in the trap latch
 
   // CSR access as an instruction sees it; false if the CSR does not exist.
@@ -74,7 +83,7 @@ class Hart {
 
  private:
   enum class Mem { kOk, kTrap, kStall };
-  template <bool kTrace>
+  template <bool kTrace, bool kTiming>
   StopReason run_loop(uint64_t max_insns);
   template <typename T>
   Mem load_slow(uint32_t addr, T& out);
@@ -94,6 +103,7 @@ class Hart {
   uint32_t mstatus_ = 0, mtvec_ = 0, mepc_ = 0, mcause_ = 0, mtval_ = 0, mscratch_ = 0, mie_ = 0;
   uint32_t fflags_ = 0, frm_ = 0;
   uint64_t cycle_ = 0, instret_ = 0;
+  uint64_t ready_[kSlotCount] = {};  // cycle model: when each register's value is ready
   bool in_handler_ = false;       // between trap entry and mret
 
   uint8_t* sram_;
@@ -102,6 +112,7 @@ class Hart {
   uint32_t tohost_ = 0, fromhost_ = 0;
   std::FILE* console_ = stdout;
   std::FILE* trace_ = nullptr;
+  bool timing_ = true;
   Halt halt_;
   TrapLatch latch_;
   // Decode cache, one page per 4 KiB of SRAM, allocated when code is first fetched there.

@@ -11,6 +11,18 @@
 
 namespace tessera::emu {
 
+// The tile's side of a barrier and an exchange, as its register block latches them. The
+// machine reads it when every tile has arrived and resets it on release.
+struct SyncState {
+  bool arrived = false;        // SYNC written; a SYNC read stalls until release
+  uint32_t kind = 0;           // the value written to SYNC: 0 exchange/plain, 1 host sync
+  uint64_t arrival_cycle = 0;  // the core's cycle counter when it arrived
+  bool xchg_started = false;   // XCHG_START written for the coming barrier
+  uint32_t xchg_list = 0, xchg_entries = 0;
+  uint32_t xchg_sent = 0;      // words sent in the last exchange (XCHG_DONE)
+  uint32_t recv_expect = 0, recv_count = 0;
+};
+
 class Tile final : public TileBus {
  public:
   Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes);
@@ -27,6 +39,10 @@ class Tile final : public TileBus {
   const Hart& hart() const { return hart_; }
   std::span<uint8_t> sram() { return sram_; }
   uint32_t id() const { return id_; }
+  SyncState& sync() { return sync_; }
+  const SyncState& sync() const { return sync_; }
+  // Set by the machine; readable at SUPERSTEP.
+  void set_superstep(uint32_t s) { hart_.superstep = s; }
   void set_console(std::FILE* out) { console_ = out; hart_.set_console(out); }
 
   // TileBus: the register block (arch/tile_map.toml).
@@ -37,6 +53,7 @@ class Tile final : public TileBus {
   uint32_t id_, tile_count_;
   std::vector<uint8_t> sram_;
   Hart hart_;
+  SyncState sync_;
   std::FILE* console_ = stdout;
 };
 

@@ -8,12 +8,12 @@
 // canonical NaN (no payload propagation), tininess is detected after rounding, fmin/fmax
 // are IEEE 754-2019 minimumNumber/maximumNumber, conversions to integer saturate.
 //
-// Implementation: under RNE with normal/zero operands the host FPU computes the result and
-// the flags are derived exactly (see fp32.cpp); everything else uses the integer software
-// path in tessera/fp/softfloat.h. Results never depend on the host rounding mode being
-// changed (it must be the default RNE) and never read host exception flags. Host
-// FTZ/DAZ settings do not affect results either: the fast paths reject subnormal inputs
-// and tiny results.
+// Implementation: under RNE the host FPU computes the result when that is provably correct
+// and the flags are derived exactly (see fp32.cpp); everything else uses the integer
+// software path in tessera/fp/softfloat.h. The host rounding mode must be the default
+// (RNE; nothing here changes it) and host exception flags are never read. Host
+// flush-to-zero / denormals-are-zero settings cannot change results: inputs and results
+// they could corrupt are routed to the software path.
 #pragma once
 
 #include <cstdint>

@@ -18,9 +18,10 @@ uint32_t div(uint32_t a, uint32_t b, Rm rm, uint32_t& flags);
 uint32_t sqrt(uint32_t a, Rm rm, uint32_t& flags);
 uint32_t fma(uint32_t a, uint32_t b, uint32_t c, Rm rm, uint32_t& flags);  // (a*b)+c
 
-// Rounds sign * sig * 2^(exp - 62) to binary32 under rm (sig != 0, any bit position;
-// bit 0 may be a sticky "jam" bit as long as sig has >= 40 significant bits above it).
-// Raises NX/UF/OF as RISC-V specifies (tininess after rounding). `sign` is 0 or 1.
+// Rounds sign * sig * 2^(exp - 62) to binary32 under rm and raises NX/UF/OF as RISC-V
+// specifies (tininess after rounding). sig != 0 may have its leading one anywhere; if bit 0
+// is a sticky bit (OR of discarded lower bits), sig must be >= 2^26 so that the rounding
+// point stays well above it. `sign` is 0 or 1.
 uint32_t normalize_round_pack(uint32_t sign, int exp, uint64_t sig, Rm rm, uint32_t& flags);
 
 }  // namespace tessera::fp::soft

@@ -1,0 +1,92 @@
+// The control program and the per-tile tables: what the compiler (or a test, by hand)
+// writes into every tile's SRAM and the tile runtime (firmware/runtime) interprets.
+// Freestanding: included by tile code, the emulator and the host.
+//
+// All stored references are 32-bit tile addresses, never host pointers.
+#pragma once
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+namespace tessera::arch {
+#endif
+
+// One global control program, copied to every tile. Each instruction is an opcode word
+// followed by its operands; Repeat and If bodies follow their headers inline.
+enum ControlOp : uint32_t {
+  kCtlEnd = 0,       // [op]                             the program is done: the tile halts (EXIT 0)
+  kCtlExecute = 1,   // [op, cs]                         run this tile's vertices of compute set cs
+  kCtlExchange = 2,  // [op, x]                          exchange x: start the send list, arrive, wait
+  kCtlSync = 3,      // [op]                             barrier only
+  kCtlRepeat = 4,    // [op, count, body_words] body     run body count times
+  kCtlIf = 5,        // [op, cond, then_words, else_words] then else
+                     //                                  cond indexes the tile's condition table; the
+                     //                                  word there (broadcast before) != 0 takes then
+  kCtlHostSync = 6,  // [op, stream]                     barrier with the host, which moves stream data
+};
+
+inline constexpr uint32_t kTileHeaderMagic = 0x44485354u;  // "TSHD"
+inline constexpr uint32_t kTileHeaderVersion = 1;
+
+// Where the runtime finds everything on its tile. The firmware reserves it at its symbol
+// `tessera_tile_header`; the loader fills it in.
+struct TileHeader {
+  uint32_t magic;
+  uint32_t version;
+  uint32_t program;           // -> uint32_t[program_words]
+  uint32_t program_words;
+  uint32_t compute_sets;      // -> ComputeSetEntry[num_compute_sets]
+  uint32_t num_compute_sets;
+  uint32_t exchanges;         // -> ExchangeEntry[num_exchanges]
+  uint32_t num_exchanges;
+  uint32_t streams;           // -> StreamEntry[num_streams]
+  uint32_t num_streams;
+  uint32_t conditions;        // -> uint32_t[num_conditions]: address of each If's condition word
+  uint32_t num_conditions;
+};
+
+struct ComputeSetEntry {
+  uint32_t vertices;  // -> Vertex[count]
+  uint32_t count;
+};
+
+// A vertex: which codelet runs, on which state (a codelet-specific record of words,
+// mostly tile addresses of tensor regions and lengths).
+struct Vertex {
+  uint32_t codelet;  // index into the firmware's codelet table
+  uint32_t state;    // -> the vertex state
+};
+
+struct ExchangeEntry {
+  uint32_t send_list;   // -> SendEntry[entries]
+  uint32_t entries;
+  uint32_t recv_words;  // words this tile must receive before it may pass the barrier
+};
+
+// One run of words to send: `bytes` (a multiple of 4) from `src` on this tile to
+// `dst_addr` on node `dst_node` (a tile id, or a host node id).
+struct SendEntry {
+  uint32_t src;
+  uint32_t bytes;
+  uint32_t dst_node;
+  uint32_t dst_addr;
+};
+
+struct StreamEntry {
+  uint32_t recv_words;  // words the host writes to this tile in this stream's host sync
+};
+
+// EXIT codes the runtime writes: 0 when the program ends; a trap is reported as
+// kExitTrap | mcause (the first-trap latch has pc, tval and superstep).
+inline constexpr uint32_t kExitTrap = 0x80000000u;
+inline constexpr uint32_t kExitBadProgram = 0x40000000u;  // | offset of the bad opcode
+// The TileHeader's magic or version is wrong (no program offset to report).
+inline constexpr uint32_t kExitBadHeader = kExitBadProgram | 0x3FFFFFFFu;
+
+// Repeat and If bodies nest at most this deep (the runtime's fixed stack; the verifier
+// checks it). A deeper Repeat or If is a bad program.
+inline constexpr uint32_t kCtlMaxNesting = 8;
+
+#ifdef __cplusplus
+}  // namespace tessera::arch
+#endif

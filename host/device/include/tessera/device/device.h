@@ -1,0 +1,70 @@
+// The device contract: the one interface every backend implements (the emulator, the
+// Verilated RTL, a remote device server, an Alveo card through XRT). The host runtime talks
+// to hardware only through it, so every simulator run also tests the driver.
+//
+// Four things: 32-bit device registers (arch/device_regs.toml), scatter/gather DMA between a
+// host buffer and tile memory, waiting for an event with a timeout, and reset (a CONTROL
+// register write). docs/device.md describes the protocol a run follows.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace tessera::device {
+
+// One contiguous run of tile memory and where it sits in the host buffer.
+struct DmaSegment {
+  uint32_t tile = 0;
+  uint32_t addr = 0;         // tile address, word aligned
+  uint32_t bytes = 0;        // a multiple of 4
+  uint64_t host_offset = 0;  // into the host buffer
+};
+
+// Event bits, as in the EVENTS register.
+enum Event : uint32_t {
+  kEventHostSync = 1u << 0,   // every tile waits in a host sync: move stream data, ring the doorbell
+  kEventAllHalted = 1u << 1,  // every tile has finished its program
+  kEventError = 1u << 2,      // ERR_* hold the first error
+  kEventBreak = 1u << 3,      // SUPERSTEP reached BREAK_SUPERSTEP (debugging, co-simulation)
+};
+
+// Device STATE register values.
+enum State : uint32_t { kStateReset = 0, kStateRunning = 1, kStateHostSync = 2, kStateHalted = 3, kStateError = 4 };
+
+// CONTROL register bits.
+enum Control : uint32_t { kControlReset = 1u << 0, kControlStart = 1u << 1, kControlAbort = 1u << 2 };
+
+// Misuse of the contract (a DMA segment outside SRAM, DMA while tiles run): the device
+// itself stays usable.
+class DeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+
+  virtual uint32_t read_reg(uint32_t offset) = 0;
+  virtual void write_reg(uint32_t offset, uint32_t value) = 0;
+
+  // Host buffer -> tile memory, and back. Allowed while the cores are held in reset or
+  // while the device waits in a host sync; words written in a host sync count towards the
+  // receiving tiles' RECV_EXPECT.
+  virtual void dma_write(std::span<const DmaSegment> segments, std::span<const std::byte> host) = 0;
+  virtual void dma_read(std::span<const DmaSegment> segments, std::span<std::byte> host) = 0;
+
+  // Blocks until an event in `mask` is pending (returns the pending events) or `timeout`
+  // passes (returns 0). Events stay pending until written back to EVENTS.
+  virtual uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) = 0;
+
+  // A human-readable account of the first error (which tiles, addresses, superstep), if the
+  // backend can give more than the ERR_* registers; empty otherwise.
+  virtual std::string error_detail() const { return {}; }
+};
+
+}  // namespace tessera::device

@@ -1,0 +1,106 @@
+// The whole machine in the emulator: the target's tiles, the exchange, the barrier and the
+// host port, behind the device contract. ISS mode runs the firmware on each tile's core;
+// native mode (firmware built for the host) comes in through the same register blocks.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/arch/targets.h"
+#include "tessera/device/device.h"
+#include "tessera/emu/elf.h"
+#include "tessera/emu/tile.h"
+
+namespace tessera::emu {
+
+class ThreadPool;
+
+// Where the firmware put things (from its ELF symbols); the same on every tile.
+struct FirmwareLayout {
+  uint32_t entry = 0;
+  uint32_t header = 0;        // tessera_tile_header
+  uint32_t text_end = 0;      // end of code and read-only data
+  uint32_t stack_bottom = 0, stack_top = 0;
+  uint32_t firmware_end = 0;  // the first address the loader may use
+};
+
+// Cycles of one superstep, for profiles.
+struct SuperstepProfile {
+  uint32_t superstep = 0;
+  uint32_t kind = 0;                 // 0 exchange/plain barrier, 1 host sync
+  uint64_t compute_cycles = 0;       // slowest tile, release to arrival
+  uint64_t exchange_cycles = 0;      // modelled exchange and barrier time
+  uint64_t exchange_words = 0;
+};
+
+struct MachineOptions {
+  const arch::Target* target = nullptr;
+  unsigned threads = 1;             // host threads for compute phases
+  uint64_t quantum = 1u << 16;      // instructions a tile runs before the scheduler looks again
+  std::FILE* console = stdout;      // where the tiles' CONSOLE output goes
+};
+
+class Machine final : public device::Device {
+ public:
+  explicit Machine(const MachineOptions& options);
+  ~Machine() override;
+
+  // Loads the firmware into every tile (cores must be held in reset) and records its
+  // layout. Throws ElfError if it lacks a symbol the machine needs or does not fit.
+  void load_firmware(const ElfImage& firmware);
+  const FirmwareLayout& firmware() const { return layout_; }
+
+  uint32_t tile_count() const { return static_cast<uint32_t>(tiles_.size()); }
+  Tile& tile(uint32_t i) { return *tiles_.at(i); }
+  const std::vector<SuperstepProfile>& profile() const { return profile_; }
+  uint32_t superstep() const { return superstep_; }
+
+  // device::Device
+  uint32_t read_reg(uint32_t offset) override;
+  void write_reg(uint32_t offset, uint32_t value) override;
+  void dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) override;
+  void dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) override;
+  uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override;
+  std::string error_detail() const override { return error_detail_; }
+
+ private:
+  struct ExchangeCost {
+    uint64_t cycles = 0, words = 0;
+  };
+  void reset();
+  // One scheduling round: every running tile that has not arrived runs up to a quantum.
+  void run_round();
+  // Acts on a barrier every tile has reached (or on halts); false if nothing to do yet.
+  bool try_resolve();
+  void resolve_barrier(uint32_t kind);
+  // Applies every started send list after checking them all; sets an error instead if
+  // any write would go twice to one address, into a source, or into firmware memory.
+  ExchangeCost apply_exchange();
+  void release(uint64_t exchange_cycles, uint64_t words, uint32_t kind);
+  void check_receive_counts();
+  // Records the first error: ERR_* registers, state, event, and a readable account.
+  void fail(uint32_t tile, uint32_t cause, uint32_t pc, uint32_t tval, uint32_t detail, std::string text);
+  void fail_device(uint32_t tile, uint32_t code, uint32_t detail, std::string text);
+  bool tile_halted(uint32_t t) const { return tiles_[t]->hart().halted(); }
+  void check_segment(const device::DmaSegment& s, size_t host_bytes) const;
+
+  MachineOptions options_;
+  const arch::Target& target_;
+  std::vector<std::unique_ptr<Tile>> tiles_;
+  std::unique_ptr<ThreadPool> pool_;
+  FirmwareLayout layout_;
+  bool firmware_loaded_ = false;
+
+  uint32_t state_ = device::kStateReset;
+  uint32_t events_ = 0, event_mask_ = 0, break_superstep_ = 0;
+  uint32_t superstep_ = 0;
+  uint64_t superstep_start_cycle_ = 0;
+  uint32_t err_[6] = {};  // tile, superstep, cause, pc, tval, detail
+  std::string error_detail_;
+  std::vector<SuperstepProfile> profile_;
+};
+
+}  // namespace tessera::emu

@@ -1,0 +1,149 @@
+// The exchange phase of a superstep, as the emulator applies it at the barrier: every tile's
+// send list is read and checked first, then all words move at once. The compiler promises
+// that no exchange writes an address twice, writes where a send list of the same exchange
+// reads, or writes firmware code, data or stack; the emulator checks every one of those.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "tessera/arch/control.h"
+#include "tessera/arch/device_regs.h"
+#include "tessera/arch/tile_map.h"
+#include "tessera/emu/machine.h"
+
+namespace tessera::emu {
+namespace {
+
+struct Range {
+  uint32_t begin, end;  // tile addresses, [begin, end)
+  uint32_t tile;        // the tile whose send list this came from
+};
+
+std::string hex(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
+uint32_t hops(const arch::Target& t, uint32_t a, uint32_t b) {
+  const int ax = static_cast<int>(a % t.mesh_cols), ay = static_cast<int>(a / t.mesh_cols);
+  const int bx = static_cast<int>(b % t.mesh_cols), by = static_cast<int>(b / t.mesh_cols);
+  return static_cast<uint32_t>(std::abs(ax - bx) + std::abs(ay - by));
+}
+
+}  // namespace
+
+Machine::ExchangeCost Machine::apply_exchange() {
+  const uint32_t n = tile_count();
+  const uint32_t sram_end = arch::kSramBase + target_.sram_bytes;
+  std::vector<std::vector<Range>> writes(n), sources(n);
+  std::vector<std::vector<arch::SendEntry>> lists(n);
+  const std::string when = " in the exchange of superstep " + std::to_string(superstep_);
+
+  // Read and check every send list.
+  for (uint32_t t = 0; t < n; ++t) {
+    const SyncState& s = tiles_[t]->sync();
+    if (!s.xchg_started || s.xchg_entries == 0) continue;
+    const uint64_t list_bytes = uint64_t{s.xchg_entries} * sizeof(arch::SendEntry);
+    if ((s.xchg_list & 3) || s.xchg_list < arch::kSramBase || s.xchg_list + list_bytes > sram_end) {
+      fail_device(t, arch::kDevErrXchgBadSource, s.xchg_list,
+                  "tile " + std::to_string(t) + "'s send list at " + hex(s.xchg_list) + " (" +
+                      std::to_string(s.xchg_entries) + " entries) is misaligned or outside SRAM" + when);
+      return {};
+    }
+    lists[t].resize(s.xchg_entries);
+    std::memcpy(lists[t].data(), tiles_[t]->sram().data() + (s.xchg_list - arch::kSramBase), list_bytes);
+    sources[t].push_back({s.xchg_list, static_cast<uint32_t>(s.xchg_list + list_bytes), t});
+    for (uint32_t e = 0; e < lists[t].size(); ++e) {
+      const arch::SendEntry& x = lists[t][e];
+      const std::string entry = "tile " + std::to_string(t) + " send entry " + std::to_string(e);
+      if (((x.src | x.bytes) & 3) || x.src < arch::kSramBase || uint64_t{x.src} + x.bytes > sram_end) {
+        fail_device(t, arch::kDevErrXchgBadSource, x.src,
+                    entry + ": source " + hex(x.src) + " (" + std::to_string(x.bytes) + " bytes) is misaligned or outside SRAM" + when);
+        return {};
+      }
+      if (x.dst_node >= n) {
+        fail_device(t, arch::kDevErrXchgBadDestination, x.dst_node,
+                    entry + ": destination node " + std::to_string(x.dst_node) +
+                        (x.dst_node < n + target_.host_nodes ? " is a host node (device-to-host data moves in a host sync)"
+                                                             : " does not exist") + when);
+        return {};
+      }
+      if ((x.dst_addr & 3) || x.dst_addr < arch::kSramBase || uint64_t{x.dst_addr} + x.bytes > sram_end) {
+        fail_device(x.dst_node, arch::kDevErrXchgBadDestination, x.dst_addr,
+                    entry + ": destination " + hex(x.dst_addr) + " on tile " + std::to_string(x.dst_node) +
+                        " is misaligned or outside SRAM" + when);
+        return {};
+      }
+      if (x.bytes == 0) continue;
+      if (x.dst_addr < layout_.firmware_end) {
+        fail_device(x.dst_node, arch::kDevErrXchgWriteProtected, x.dst_addr,
+                    entry + " writes tile " + std::to_string(x.dst_node) + " at " + hex(x.dst_addr) +
+                        ", inside the firmware's code, data or stack (below " + hex(layout_.firmware_end) + ")" + when);
+        return {};
+      }
+      sources[t].push_back({x.src, x.src + x.bytes, t});
+      writes[x.dst_node].push_back({x.dst_addr, x.dst_addr + x.bytes, t});
+    }
+  }
+
+  // No address written twice; nothing written where a send list reads.
+  for (uint32_t d = 0; d < n; ++d) {
+    auto& w = writes[d];
+    if (w.empty()) continue;
+    auto by_begin = [](const Range& a, const Range& b) { return a.begin < b.begin; };
+    std::sort(w.begin(), w.end(), by_begin);
+    for (size_t i = 1; i < w.size(); ++i) {
+      if (w[i].begin < w[i - 1].end) {
+        fail_device(d, arch::kDevErrXchgDoubleWrite, w[i].begin,
+                    "tiles " + std::to_string(w[i - 1].tile) + " and " + std::to_string(w[i].tile) +
+                        " both write tile " + std::to_string(d) + " at " + hex(w[i].begin) + when);
+        return {};
+      }
+    }
+    auto& src = sources[d];
+    std::sort(src.begin(), src.end(), by_begin);
+    size_t j = 0;
+    for (const Range& r : w) {
+      while (j < src.size() && src[j].end <= r.begin) ++j;
+      for (size_t k = j; k < src.size() && src[k].begin < r.end; ++k) {
+        if (src[k].end > r.begin) {
+          const uint32_t at = std::max(r.begin, src[k].begin);
+          fail_device(d, arch::kDevErrXchgWriteSource, at,
+                      "tile " + std::to_string(r.tile) + " writes tile " + std::to_string(d) + " at " + hex(at) +
+                          ", which tile " + std::to_string(d) + "'s send list reads" + when);
+          return {};
+        }
+      }
+    }
+  }
+
+  // Move the words. Cost: each engine sends, and each port receives, one word a cycle; the
+  // farthest flit adds its hops.
+  ExchangeCost cost;
+  std::vector<uint64_t> sent(n, 0), received(n, 0);
+  uint32_t max_hops = 0;
+  for (uint32_t t = 0; t < n; ++t) {
+    for (const arch::SendEntry& x : lists[t]) {
+      if (x.bytes == 0) continue;
+      std::memcpy(tiles_[x.dst_node]->sram().data() + (x.dst_addr - arch::kSramBase),
+                  tiles_[t]->sram().data() + (x.src - arch::kSramBase), x.bytes);
+      const uint32_t words = x.bytes / 4;
+      tiles_[x.dst_node]->sync().recv_count += words;
+      sent[t] += words;
+      received[x.dst_node] += words;
+      cost.words += words;
+      max_hops = std::max(max_hops, hops(target_, t, x.dst_node));
+    }
+    tiles_[t]->sync().xchg_sent = static_cast<uint32_t>(sent[t]);
+  }
+  if (cost.words) {
+    uint64_t busiest = 0;
+    for (uint32_t t = 0; t < n; ++t) busiest = std::max({busiest, sent[t], received[t]});
+    cost.cycles = arch::kFabricLatency.xchg_start + busiest * arch::kFabricLatency.word_cycles +
+                  uint64_t{max_hops} * target_.link_latency;
+  }
+  return cost;
+}
+
+}  // namespace tessera::emu

@@ -1,0 +1,307 @@
+// The machine's control: device registers, DMA, and the scheduler that runs tiles until
+// they arrive at a barrier, then resolves it (exchange.cpp applies the exchange).
+#include "tessera/emu/machine.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "tessera/arch/control.h"
+#include "tessera/arch/device_regs.h"
+#include "tessera/arch/tile_map.h"
+#include "tessera/emu/csr.h"
+#include "tessera/emu/disasm.h"
+#include "thread_pool.h"
+
+namespace tessera::emu {
+
+using device::DeviceError;
+
+namespace {
+
+std::string hex(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
+}  // namespace
+
+Machine::Machine(const MachineOptions& options)
+    : options_(options), target_(*options.target), pool_(std::make_unique<ThreadPool>(std::max(1u, options.threads))) {
+  tiles_.reserve(target_.tiles);
+  for (uint32_t i = 0; i < target_.tiles; ++i) {
+    tiles_.push_back(std::make_unique<Tile>(i, target_.tiles, target_.sram_bytes));
+    tiles_.back()->set_console(options_.console);
+  }
+  reset();
+}
+
+Machine::~Machine() = default;
+
+void Machine::reset() {
+  for (auto& t : tiles_) t->reset();
+  state_ = device::kStateReset;
+  events_ = 0;
+  break_superstep_ = 0;
+  superstep_ = 0;
+  superstep_start_cycle_ = 0;
+  std::fill(std::begin(err_), std::end(err_), 0);
+  error_detail_.clear();
+  profile_.clear();
+  firmware_loaded_ = false;
+}
+
+void Machine::load_firmware(const ElfImage& firmware) {
+  if (state_ != device::kStateReset) throw DeviceError("load_firmware: the cores must be held in reset");
+  auto need = [&](const char* name) {
+    const uint32_t a = firmware.symbol(name);
+    if (!a) throw ElfError(std::string("firmware ELF has no symbol '") + name + "'");
+    return a;
+  };
+  layout_.entry = firmware.entry;
+  layout_.header = need("tessera_tile_header");
+  layout_.text_end = need("__text_end");
+  layout_.stack_bottom = need("__stack_bottom");
+  layout_.stack_top = need("__stack_top");
+  layout_.firmware_end = need("__firmware_end");
+  for (auto& t : tiles_) t->load_elf(firmware);
+  firmware_loaded_ = true;
+}
+
+uint32_t Machine::read_reg(uint32_t offset) {
+  using namespace arch;
+  if (offset >= kDevRegArrivedBase && offset < kDeviceRegsBytes) {
+    const uint32_t first = (offset - kDevRegArrivedBase) / 4 * 32;
+    uint32_t bits = 0;
+    for (uint32_t b = 0; b < 32 && first + b < tiles_.size(); ++b)
+      if (tiles_[first + b]->sync().arrived || tile_halted(first + b)) bits |= 1u << b;
+    return bits;
+  }
+  switch (offset) {
+    case kDevRegId: return kDeviceIdMagic;
+    case kDevRegVersion: return kDeviceVersion;
+    case kDevRegTargetHash: return target_.hash;
+    case kDevRegTileCount: return tile_count();
+    case kDevRegState: return state_;
+    case kDevRegSuperstep: return superstep_;
+    case kDevRegEvents: return events_;
+    case kDevRegEventMask: return event_mask_;
+    case kDevRegErrTile: return err_[0];
+    case kDevRegErrSuperstep: return err_[1];
+    case kDevRegErrCause: return err_[2];
+    case kDevRegErrPc: return err_[3];
+    case kDevRegErrTval: return err_[4];
+    case kDevRegErrDetail: return err_[5];
+    case kDevRegBreakSuperstep: return break_superstep_;
+    default: return 0;  // unmapped registers read zero, as on the card
+  }
+}
+
+void Machine::write_reg(uint32_t offset, uint32_t value) {
+  using namespace arch;
+  switch (offset) {
+    case kDevRegControl:
+      if (value & device::kControlReset) reset();
+      if (value & device::kControlAbort) {
+        if (state_ == device::kStateRunning || state_ == device::kStateHostSync)
+          fail_device(0, 0, 0, "aborted by the host at superstep " + std::to_string(superstep_));
+      }
+      if ((value & device::kControlStart) && state_ == device::kStateReset) {
+        if (!firmware_loaded_) throw DeviceError("start: no firmware loaded");
+        state_ = device::kStateRunning;
+      }
+      return;
+    case kDevRegEvents: events_ &= ~value; return;
+    case kDevRegEventMask: event_mask_ = value; return;
+    case kDevRegBreakSuperstep: break_superstep_ = value; return;
+    case kDevRegDoorbell:
+      if (state_ != device::kStateHostSync) return;  // a stray doorbell is ignored
+      check_receive_counts();
+      if (state_ == device::kStateHostSync) release(0, 0, 1);
+      return;
+    default: return;  // read-only and unmapped registers ignore writes
+  }
+}
+
+void Machine::check_segment(const device::DmaSegment& s, size_t host_bytes) const {
+  auto bad = [&](const std::string& why) {
+    throw DeviceError("DMA segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " +
+                      std::to_string(s.bytes) + " bytes): " + why);
+  };
+  if (s.tile >= tiles_.size()) bad("no such tile");
+  if ((s.addr | s.bytes) & 3) bad("not word aligned");
+  const uint64_t off = uint64_t{s.addr} - arch::kSramBase;
+  if (s.addr < arch::kSramBase || off + s.bytes > target_.sram_bytes) bad("outside tile SRAM");
+  if (s.host_offset + s.bytes > host_bytes) bad("runs past the end of the host buffer");
+  if (state_ == device::kStateHostSync && s.addr < layout_.firmware_end)
+    bad("writes firmware memory during a host sync");
+}
+
+void Machine::dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) {
+  if (state_ != device::kStateReset && state_ != device::kStateHostSync)
+    throw DeviceError("dma_write: only while the cores are held in reset or wait in a host sync");
+  for (const auto& s : segments) check_segment(s, host.size());  // all or nothing
+  for (const auto& s : segments) {
+    Tile& t = *tiles_[s.tile];
+    std::memcpy(t.sram().data() + (s.addr - arch::kSramBase), host.data() + s.host_offset, s.bytes);
+    if (state_ == device::kStateHostSync) t.sync().recv_count += s.bytes / 4;
+  }
+}
+
+void Machine::dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) {
+  if (state_ == device::kStateRunning) throw DeviceError("dma_read: the tiles are running");
+  for (const auto& s : segments) {
+    if (s.tile >= tiles_.size() || ((s.addr | s.bytes) & 3) || s.addr < arch::kSramBase ||
+        uint64_t{s.addr} - arch::kSramBase + s.bytes > target_.sram_bytes || s.host_offset + s.bytes > host.size())
+      throw DeviceError("dma_read: segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " +
+                        std::to_string(s.bytes) + " bytes) is out of range");
+  }
+  for (const auto& s : segments)
+    std::memcpy(host.data() + s.host_offset, tiles_[s.tile]->sram().data() + (s.addr - arch::kSramBase), s.bytes);
+}
+
+uint32_t Machine::wait_event(uint32_t mask, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    if (events_ & mask) return events_ & mask;
+    if (state_ != device::kStateRunning) return 0;  // nothing can change until the host acts
+    run_round();
+    // Resolve barriers one at a time, so that a break event stops the run where it is due.
+    while (state_ == device::kStateRunning && !(events_ & mask) && try_resolve()) {
+    }
+    if (!(events_ & mask) && std::chrono::steady_clock::now() >= deadline) return 0;
+  }
+}
+
+void Machine::run_round() {
+  std::vector<uint32_t> runnable;
+  for (uint32_t t = 0; t < tiles_.size(); ++t)
+    if (!tiles_[t]->sync().arrived && !tile_halted(t)) runnable.push_back(t);
+  pool_->run(runnable.size(), [&](size_t i) { tiles_[runnable[i]]->hart().run(options_.quantum); });
+}
+
+bool Machine::try_resolve() {
+  uint32_t running = 0, arrived = 0, halted = 0, first_halted = 0;
+  for (uint32_t t = 0; t < tiles_.size(); ++t) {
+    Tile& tile = *tiles_[t];
+    if (tile_halted(t)) {
+      const Halt& h = tile.hart().halt_info();
+      const TrapLatch& l = tile.hart().trap_latch();
+      if (h.kind == Halt::Kind::kTrap) {
+        fail(t, h.code, h.pc, h.tval, 0,
+             "tile " + std::to_string(t) + " halted on " + cause_name(h.code) + " at pc " + hex(h.pc) +
+                 " (mtval " + hex(h.tval) + ") in superstep " + std::to_string(l.superstep));
+        return false;
+      }
+      if (h.code & arch::kExitTrap) {
+        const uint32_t cause = h.code & ~arch::kExitTrap;
+        fail(t, cause, l.pc, l.tval, 0,
+             "tile " + std::to_string(t) + " trapped: " + cause_name(cause) + " at pc " + hex(l.pc) + " (mtval " +
+                 hex(l.tval) + ") in superstep " + std::to_string(l.superstep));
+        return false;
+      }
+      if (h.code != 0) {
+        fail_device(t, arch::kDevErrExitError, h.code,
+                    "tile " + std::to_string(t) + " exited with code " + hex(h.code) + " in superstep " +
+                        std::to_string(superstep_));
+        return false;
+      }
+      if (halted++ == 0) first_halted = t;
+    } else if (tile.sync().arrived) {
+      ++arrived;
+    } else {
+      ++running;
+    }
+  }
+  if (running) return false;
+  if (!arrived) {
+    state_ = device::kStateHalted;
+    events_ |= device::kEventAllHalted;
+    return false;
+  }
+  if (halted) {
+    fail_device(first_halted, arch::kDevErrHaltedAtBarrier, 0,
+                "tile " + std::to_string(first_halted) + " finished its program while " + std::to_string(arrived) +
+                    " tiles wait at the barrier of superstep " + std::to_string(superstep_));
+    return false;
+  }
+  const uint32_t kind = tiles_[0]->sync().kind;
+  for (uint32_t t = 1; t < tiles_.size(); ++t) {
+    if (tiles_[t]->sync().kind != kind) {
+      fail_device(t, arch::kDevErrSyncMismatch, tiles_[t]->sync().kind,
+                  "tiles disagree on the barrier of superstep " + std::to_string(superstep_) + ": tile 0 arrived for " +
+                      (kind ? "a host sync" : "an exchange") + ", tile " + std::to_string(t) + " for " +
+                      (tiles_[t]->sync().kind ? "a host sync" : "an exchange"));
+      return false;
+    }
+  }
+  if (kind == 1) {  // host sync: the host moves the data, then rings the doorbell
+    state_ = device::kStateHostSync;
+    events_ |= device::kEventHostSync;
+    return false;
+  }
+  resolve_barrier(kind);
+  return state_ == device::kStateRunning;
+}
+
+void Machine::resolve_barrier(uint32_t kind) {
+  const ExchangeCost cost = apply_exchange();
+  if (state_ != device::kStateRunning) return;
+  check_receive_counts();
+  if (state_ != device::kStateRunning) return;
+  release(cost.cycles, cost.words, kind);
+}
+
+void Machine::check_receive_counts() {
+  for (uint32_t t = 0; t < tiles_.size(); ++t) {
+    const SyncState& s = tiles_[t]->sync();
+    if (s.recv_count == s.recv_expect) continue;
+    const bool lost = s.recv_count < s.recv_expect;
+    fail_device(t, lost ? arch::kDevErrRecvLost : arch::kDevErrRecvDuplicated, s.recv_count,
+                "tile " + std::to_string(t) + " expected " + std::to_string(s.recv_expect) + " words at the barrier of superstep " +
+                    std::to_string(superstep_) + " but received " + std::to_string(s.recv_count) +
+                    (lost ? " (words lost)" : " (words duplicated)"));
+    return;
+  }
+}
+
+void Machine::release(uint64_t exchange_cycles, uint64_t words, uint32_t kind) {
+  uint64_t last_arrival = superstep_start_cycle_;
+  for (auto& t : tiles_) last_arrival = std::max(last_arrival, t->sync().arrival_cycle);
+  uint32_t levels = 0;
+  while ((1u << levels) < tiles_.size()) ++levels;
+  const uint64_t sync_cycles = arch::kFabricLatency.sync_base + arch::kFabricLatency.sync_per_level * levels;
+  profile_.push_back({superstep_, kind, last_arrival - superstep_start_cycle_, exchange_cycles + sync_cycles, words});
+  superstep_start_cycle_ = last_arrival + exchange_cycles + sync_cycles;
+  ++superstep_;
+  for (auto& t : tiles_) {
+    SyncState& s = t->sync();
+    s.arrived = false;
+    s.xchg_started = false;
+    s.recv_expect = 0;
+    s.recv_count = 0;
+    t->hart().set_cycle(superstep_start_cycle_);
+    t->set_superstep(superstep_);
+  }
+  state_ = device::kStateRunning;
+  if (break_superstep_ && superstep_ == break_superstep_) events_ |= device::kEventBreak;
+}
+
+void Machine::fail(uint32_t tile, uint32_t cause, uint32_t pc, uint32_t tval, uint32_t detail, std::string text) {
+  if (state_ == device::kStateError) return;  // the first error wins
+  err_[0] = tile;
+  err_[1] = superstep_;
+  err_[2] = cause;
+  err_[3] = pc;
+  err_[4] = tval;
+  err_[5] = detail;
+  error_detail_ = std::move(text);
+  state_ = device::kStateError;
+  events_ |= device::kEventError;
+}
+
+void Machine::fail_device(uint32_t tile, uint32_t code, uint32_t detail, std::string text) {
+  fail(tile, arch::kDeviceErrorBit | code, 0, 0, detail, std::move(text));
+}
+
+}  // namespace tessera::emu

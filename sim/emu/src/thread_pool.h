@@ -1,0 +1,40 @@
+// A small persistent pool for the emulator's compute phases: run(n, fn) calls fn(i) for
+// every i < n across the pool and the calling thread, and returns when all are done.
+// Tiles are independent between barriers, so results do not depend on the thread count.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tessera::emu {
+
+class ThreadPool {
+ public:
+  explicit ThreadPool(unsigned threads);  // total threads, the caller included
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  void run(size_t n, const std::function<void(size_t)>& fn);
+
+ private:
+  void work();
+  void drain();
+
+  std::vector<std::thread> workers_;
+  std::mutex mu_;
+  std::condition_variable start_cv_, done_cv_;
+  const std::function<void(size_t)>* fn_ = nullptr;
+  size_t n_ = 0;
+  std::atomic<size_t> next_{0};
+  size_t busy_ = 0;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace tessera::emu
