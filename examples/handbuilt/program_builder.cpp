@@ -1,5 +1,6 @@
 #include "program_builder.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 

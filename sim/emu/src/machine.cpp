@@ -10,6 +10,7 @@
 #include "tessera/arch/tile_map.h"
 #include "tessera/emu/csr.h"
 #include "tessera/emu/disasm.h"
+#include "native_tiles.h"
 #include "thread_pool.h"
 
 namespace tessera::emu {
@@ -33,6 +34,7 @@ Machine::Machine(const MachineOptions& options)
     tiles_.push_back(std::make_unique<Tile>(i, target_.tiles, target_.sram_bytes));
     tiles_.back()->set_console(options_.console);
   }
+  if (options_.mode == Mode::kNative) native_ = std::make_unique<NativeTiles>(tiles_);
   reset();
 }
 
@@ -65,6 +67,7 @@ void Machine::load_firmware(const ElfImage& firmware) {
   layout_.stack_top = need("__stack_top");
   layout_.firmware_end = need("__firmware_end");
   for (auto& t : tiles_) t->load_elf(firmware);
+  if (native_) native_->reset(layout_.header);
   firmware_loaded_ = true;
 }
 
@@ -177,7 +180,13 @@ void Machine::run_round() {
   std::vector<uint32_t> runnable;
   for (uint32_t t = 0; t < tiles_.size(); ++t)
     if (!tiles_[t]->sync().arrived && !tile_halted(t)) runnable.push_back(t);
-  pool_->run(runnable.size(), [&](size_t i) { tiles_[runnable[i]]->hart().run(options_.quantum); });
+  if (native_) {
+    // A native tile runs to its barrier in one go (it has no instruction budget); a tile
+    // that never arrives hangs its thread, which the host's timeout cannot interrupt.
+    pool_->run(runnable.size(), [&](size_t i) { native_->run_until_sync(runnable[i]); });
+  } else {
+    pool_->run(runnable.size(), [&](size_t i) { tiles_[runnable[i]]->hart().run(options_.quantum); });
+  }
 }
 
 bool Machine::try_resolve() {

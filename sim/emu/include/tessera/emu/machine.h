@@ -17,6 +17,7 @@
 namespace tessera::emu {
 
 class ThreadPool;
+class NativeTiles;
 
 // Where the firmware put things (from its ELF symbols); the same on every tile.
 struct FirmwareLayout {
@@ -36,8 +37,14 @@ struct SuperstepProfile {
   uint64_t exchange_words = 0;
 };
 
+// ISS: each tile's core runs the RISC-V firmware, with the cycle model. Native: the same
+// firmware built for the host runs as host code (bit-identical results on the memory the
+// executable owns; no cycles).
+enum class Mode { kIss, kNative };
+
 struct MachineOptions {
   const arch::Target* target = nullptr;
+  Mode mode = Mode::kIss;
   unsigned threads = 1;             // host threads for compute phases
   uint64_t quantum = 1u << 16;      // instructions a tile runs before the scheduler looks again
   std::FILE* console = stdout;      // where the tiles' CONSOLE output goes
@@ -57,6 +64,7 @@ class Machine final : public device::Device {
   Tile& tile(uint32_t i) { return *tiles_.at(i); }
   const std::vector<SuperstepProfile>& profile() const { return profile_; }
   uint32_t superstep() const { return superstep_; }
+  Mode mode() const { return options_.mode; }
 
   // device::Device
   uint32_t read_reg(uint32_t offset) override;
@@ -91,6 +99,7 @@ class Machine final : public device::Device {
   const arch::Target& target_;
   std::vector<std::unique_ptr<Tile>> tiles_;
   std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<NativeTiles> native_;  // native mode only
   FirmwareLayout layout_;
   bool firmware_loaded_ = false;
 

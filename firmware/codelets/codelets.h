@@ -1,0 +1,117 @@
+// The firmware's codelets and their table.
+//
+// A codelet is `void codelet_NAME(uint32_t state_addr)`: it runs one vertex, reading the
+// vertex's state record at the tile address state_addr through tile_ptr. A state record is
+// a sequence of 32-bit words, each a tile address (of a tensor region), a count, or the
+// bits of an f32. The table's signature string is that layout, field by field:
+//
+//     signature := field (", " field)*        one field per state word, in order
+//     field     := type " " name
+//     type      := "u32" | "f32" | "u32*" | "const u32*" | "f32*" | "const f32*"
+//
+// where a pointer is a tile address (of an array whose length the codelet's comment
+// gives; `const` arrays are only read). The table's index is what Vertex::codelet holds;
+// its id, the FNV-1a hash (32-bit) of "name(signature)", is the stable name the compiler
+// keys its codelets by, so a changed layout is a new id.
+//
+// index  name        state record (= signature)
+//   0    copy        u32* dst, const u32* src, u32 n
+//   1    fill        u32* dst, u32 n, u32 value
+//   2    add         f32* dst, const f32* a, const f32* b, u32 n
+//   3    scale       f32* dst, const f32* src, u32 n, f32 scale
+//   4    mac         f32* acc, const f32* a, const f32* b, u32 n
+//   5    dot         f32* out, const f32* a, const f32* b, u32 n
+//   6    matvec      f32* y, const f32* a, const f32* x, u32 rows, u32 cols
+//   7    reduce_sum  f32* out, const f32* in, u32 n, u32 k
+//   8    relu        f32* dst, const f32* src, u32 n
+//   9    exp         f32* dst, const f32* src, u32 n
+//  10    log         f32* dst, const f32* src, u32 n
+// computing, for i < n (r < rows):
+//   copy dst[i] = src[i]            fill dst[i] = value          add dst[i] = a[i] + b[i]
+//   scale dst[i] = src[i] * scale   mac acc[i] = fma(a[i], b[i], acc[i])
+//   dot out[0] = fma chain over i   matvec y[r] = dot(row r of a (rows x cols), x)
+//   reduce_sum out[i] = sum over j < k of in[j*n + i]          relu dst[i] = max(src[i], +0)
+//   exp dst[i] = fp_expf(src[i])    log dst[i] = fp_logf(src[i])
+// Each codelet's file says exactly what it computes (order of operations, zeros, NaNs).
+// New codelets go at the end (TESSERA_CODELETS below); indices of existing ones stay.
+//
+// The table is also data in the firmware ELF, for tools that read it from there: the
+// symbol `tessera_codelet_count` (u32) and `tessera_codelet_table`, an array of
+// CodeletInfo, which on the tile is 5 words: id, state_words, name (address of a NUL-
+// terminated string), signature (likewise), function (address of codelet_NAME).
+#pragma once
+
+#include <stdint.h>
+
+namespace tessera::fw {
+
+// FNV-1a, 32-bit, continued from `h` over the bytes of `s`.
+constexpr uint32_t fnv1a(const char* s, uint32_t h = 2166136261u) {
+  for (; *s; ++s) h = (h ^ static_cast<uint8_t>(*s)) * 16777619u;
+  return h;
+}
+
+// The stable id of a codelet: FNV-1a of "name(signature)".
+constexpr uint32_t codelet_id(const char* name, const char* signature) {
+  return fnv1a(")", fnv1a(signature, fnv1a("(", fnv1a(name))));
+}
+
+// Words in a state record: one per field of the signature.
+constexpr uint32_t state_words(const char* signature) {
+  uint32_t n = *signature ? 1 : 0;
+  for (; *signature; ++signature) n += *signature == ',';
+  return n;
+}
+
+// X(name, signature) for every codelet, in table order.
+#define TESSERA_CODELETS(X)                                           \
+  X(copy, "u32* dst, const u32* src, u32 n")                          \
+  X(fill, "u32* dst, u32 n, u32 value")                               \
+  X(add, "f32* dst, const f32* a, const f32* b, u32 n")               \
+  X(scale, "f32* dst, const f32* src, u32 n, f32 scale")              \
+  X(mac, "f32* acc, const f32* a, const f32* b, u32 n")               \
+  X(dot, "f32* out, const f32* a, const f32* b, u32 n")               \
+  X(matvec, "f32* y, const f32* a, const f32* x, u32 rows, u32 cols") \
+  X(reduce_sum, "f32* out, const f32* in, u32 n, u32 k")              \
+  X(relu, "f32* dst, const f32* src, u32 n")                          \
+  X(exp, "f32* dst, const f32* src, u32 n")                           \
+  X(log, "f32* dst, const f32* src, u32 n")
+
+// kSig_NAME: the signature; kWords_NAME: its state record's length in words.
+#define TESSERA_CODELET_CONSTANTS(name, sig) \
+  inline constexpr char kSig_##name[] = sig; \
+  inline constexpr uint32_t kWords_##name = state_words(sig);
+TESSERA_CODELETS(TESSERA_CODELET_CONSTANTS)
+#undef TESSERA_CODELET_CONSTANTS
+
+using CodeletFn = void (*)(uint32_t state_addr);
+
+struct CodeletInfo {
+  uint32_t id;           // codelet_id(name, signature)
+  uint32_t state_words;  // state_words(signature)
+  const char* name;
+  const char* signature;
+  CodeletFn fn;
+};
+
+extern "C" {
+#define TESSERA_CODELET_DECLARE(name, sig) void codelet_##name(uint32_t state_addr);
+TESSERA_CODELETS(TESSERA_CODELET_DECLARE)
+#undef TESSERA_CODELET_DECLARE
+
+extern const CodeletInfo tessera_codelet_table[];
+extern const uint32_t tessera_codelet_count;
+}
+
+// Index of the codelet called `name`, or tessera_codelet_count if there is none.
+inline uint32_t codelet_index(const char* name) {
+  for (uint32_t i = 0; i < tessera_codelet_count; ++i) {
+    const char* a = tessera_codelet_table[i].name;
+    const char* b = name;
+    while (*a && *a == *b) ++a, ++b;
+    if (*a == *b) return i;
+  }
+  return tessera_codelet_count;
+}
+
+}  // namespace tessera::fw

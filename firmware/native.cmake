@@ -1,0 +1,16 @@
+# Native mode (host build): the tile firmware's runtime and codelets compiled for the host,
+# for the emulator's native mode: library tessera_firmware_native, public header
+# "runtime/native.h" (include root: firmware/). Included by the top-level CMakeLists.txt
+# (the tile build of the same sources is firmware/runtime/CMakeLists.txt).
+#
+# The FP rules of runtime/fp_rules.h apply here too: -ffp-contract=off -fno-math-errno,
+# never -ffast-math. Left out: the .S files, main.cpp (the RISC-V main loop), header.cpp
+# (the header symbol: in native mode the header is in the tile's SRAM) and stubs.cpp.
+file(GLOB TESSERA_FW_NATIVE_CODELETS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/codelets/*.cpp)
+tessera_library(tessera_firmware_native
+  SRCS ${CMAKE_CURRENT_LIST_DIR}/runtime/interpreter.cpp
+       ${CMAKE_CURRENT_LIST_DIR}/runtime/native.cpp
+       ${TESSERA_FW_NATIVE_CODELETS}
+  DEPS tessera_arch)
+target_include_directories(tessera_firmware_native PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+target_compile_options(tessera_firmware_native PRIVATE -ffp-contract=off -fno-math-errno -fno-strict-aliasing)

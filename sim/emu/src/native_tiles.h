@@ -1,0 +1,43 @@
+// Native mode's tiles: the firmware built for the host (firmware/runtime/native.h), each
+// tile a resumable state machine whose register accesses go to the emulated tile's
+// register block, exactly as its RISC-V build's loads and stores do in ISS mode.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "runtime/native.h"
+#include "tessera/emu/tile.h"
+
+namespace tessera::emu {
+
+class NativeTiles {
+ public:
+  explicit NativeTiles(std::vector<std::unique_ptr<Tile>>& tiles);
+  // Back to the start of the control program (after the firmware is loaded).
+  void reset(uint32_t header);
+  // Runs tile `t` to its next barrier or until it halts.
+  void run_until_sync(uint32_t t);
+
+ private:
+  // The register block of one emulated tile, as the native firmware sees it.
+  class Regs final : public fw::NativeRegs {
+   public:
+    explicit Regs(Tile& tile) : tile_(tile) {}
+    void store(uint32_t offset, uint32_t value) override { (void)tile_.store(offset, value); }
+    uint32_t load(uint32_t offset) override {
+      uint32_t v = 0;
+      (void)tile_.load(offset, v);  // native mode never issues a blocking read
+      return v;
+    }
+
+   private:
+    Tile& tile_;
+  };
+
+  std::vector<std::unique_ptr<Tile>>& tiles_;
+  std::vector<std::unique_ptr<Regs>> regs_;
+  std::vector<fw::NativeTile> native_;
+};
+
+}  // namespace tessera::emu

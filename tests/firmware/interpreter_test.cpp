@@ -1,0 +1,245 @@
+// The control-program interpreter in native mode, with a fake register block that records
+// every access: the hand-built programs of scenarios.h give the expected barriers, exits
+// and register writes; plus native mode's own API (halting, codelet calls, threads).
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "runtime/native.h"
+#include "scenarios.h"
+
+namespace {
+
+using namespace tessera;
+using namespace tessera::fwtest;
+
+constexpr uint32_t kSramBytes = 64 * 1024;
+constexpr uint32_t kHeader = kSramBase + 0x100;  // where a loader would put it (any address works)
+constexpr uint32_t kFree = kSramBase + 0x2000;
+
+struct Access {
+  bool store;
+  uint32_t offset, value;
+  bool operator==(const Access&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& os, const Access& a) {
+  return os << (a.store ? "store " : "load ") << std::hex << "0x" << a.offset << " = 0x" << a.value
+            << std::dec;
+}
+
+// Records every access and latches what the emulator's tile would (Stop).
+class RecordingRegs : public fw::NativeRegs {
+ public:
+  std::vector<Access> log;
+  Stop latch;
+
+  void store(uint32_t offset, uint32_t value) override {
+    log.push_back({true, offset, value});
+    switch (offset) {
+      case kTileRegSync:
+        latch.sync = value;
+        break;
+      case kTileRegXchgList:
+        latch.xchg_list = value;
+        break;
+      case kTileRegXchgEntries:
+        latch.xchg_entries = value;
+        break;
+      case kTileRegXchgStart:
+        latch.xchg_started = true;
+        break;
+      case kTileRegRecvExpect:
+        latch.recv_expect = value;
+        break;
+      case kTileRegExit:
+        latch.halted = true, latch.exit_code = value;
+        break;
+      default:
+        ADD_FAILURE() << "unexpected register store at 0x" << std::hex << offset;
+    }
+  }
+  uint32_t load(uint32_t offset) override {
+    log.push_back({false, offset, 0});
+    return 0;
+  }
+};
+
+struct NativeRun {
+  std::vector<uint8_t> sram = std::vector<uint8_t>(kSramBytes);
+  RecordingRegs regs;
+  fw::NativeTile tile;
+  TileImage image{sram, kHeader, kFree};
+
+  NativeRun() {
+    tile.sram = sram.data();
+    tile.sram_bytes = kSramBytes;
+    tile.regs = &regs;
+    tile.header = kHeader;
+  }
+
+  // Runs to the end (at most `limit` stops); the stops as the register block saw them.
+  std::vector<Stop> run(const Scenario& s, size_t limit = 100) {
+    std::vector<Stop> stops;
+    while (stops.size() < limit) {
+      const fw::NativeStop why = fw::native_run_until_sync(tile);
+      Stop st = regs.latch;
+      regs.latch = {};
+      if (why == fw::NativeStop::kHalted) {
+        EXPECT_TRUE(tile.halted);
+        EXPECT_TRUE(st.halted) << "halted without writing EXIT";
+        EXPECT_EQ(tile.exit_code, st.exit_code);
+        stops.push_back(st);
+        break;
+      }
+      stops.push_back(st);
+      if (s.between) s.between(stops.size() - 1, image);
+    }
+    return stops;
+  }
+};
+
+class NativeScenario : public testing::TestWithParam<Scenario> {};
+
+TEST_P(NativeScenario, StopsAsExpected) {
+  const Scenario& s = GetParam();
+  NativeRun r;
+  s.build(r.image);
+  const std::vector<Stop> stops = r.run(s);
+  EXPECT_EQ(stops, s.expected);
+  for (const Access& a : r.regs.log)
+    EXPECT_TRUE(a.store) << "native mode must not read registers: " << a;
+  if (s.check) s.check(r.image);
+  // A halted tile stays halted and touches nothing.
+  const size_t accesses = r.regs.log.size();
+  EXPECT_EQ(fw::native_run_until_sync(r.tile), fw::NativeStop::kHalted);
+  EXPECT_EQ(r.regs.log.size(), accesses);
+}
+
+std::string scenario_name(const testing::TestParamInfo<Scenario>& info) {
+  std::string n;
+  for (char c : info.param.name) n += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Interpreter, NativeScenario, testing::ValuesIn(all_scenarios()),
+                         scenario_name);
+
+// The main program's register writes, one by one, in order.
+TEST(Interpreter, MainProgramRegisterWrites) {
+  NativeRun r;
+  const Scenario s = main_scenario();
+  s.build(r.image);
+  r.run(s);
+  std::vector<Access> expected;
+  auto exchange = [&](uint32_t list, uint32_t entries, uint32_t recv) {
+    expected.insert(expected.end(), {{true, kTileRegXchgList, list},
+                                     {true, kTileRegXchgEntries, entries},
+                                     {true, kTileRegRecvExpect, recv},
+                                     {true, kTileRegXchgStart, 1},
+                                     {true, kTileRegSync, 0}});
+  };
+  auto host_sync = [&](uint32_t recv) {
+    expected.insert(expected.end(), {{true, kTileRegRecvExpect, recv}, {true, kTileRegSync, 1}});
+  };
+  for (uint32_t stream : {0, 1, 0}) {
+    exchange(0x8000f100u, 2, 5);
+    host_sync(stream == 0 ? 11 : 13);
+  }
+  expected.insert(expected.end(),
+                  {{true, kTileRegRecvExpect, 0}, {true, kTileRegSync, 0}});  // Sync
+  for (int i = 0; i < 4; ++i) exchange(0x8000f000u, 0, 3);
+  expected.push_back({true, kTileRegExit, 0});
+  EXPECT_EQ(r.regs.log, expected);
+}
+
+// Where the interpreter is between barriers: resumable state, kept in the NativeTile.
+TEST(Interpreter, StateIsResumableAndLivesInTheTile) {
+  NativeRun r;
+  const Scenario s = main_scenario();
+  s.build(r.image);
+  ASSERT_EQ(fw::native_run_until_sync(r.tile), fw::NativeStop::kSync);  // at the first Exchange
+  EXPECT_EQ(r.tile.state.pc, 9u);                                       // next: the If
+  EXPECT_EQ(r.tile.state.depth, 1u);                                    // inside the Repeat
+  EXPECT_EQ(r.tile.state.frames[0].left, 3u);
+  fw::NativeTile copy = r.tile;  // a copy resumes from the same place
+  ASSERT_EQ(fw::native_run_until_sync(copy), fw::NativeStop::kSync);
+  EXPECT_EQ(copy.state.pc, 15u);    // after HostSync 0, where the else part begins
+  EXPECT_EQ(copy.state.depth, 2u);  // the Repeat and the If's then part
+  EXPECT_EQ(r.tile.state.pc, 9u);
+}
+
+TEST(Native, RunCodeletDirectly) {
+  NativeRun r;
+  const uint32_t a = r.image.put({0x3f800000u, 0x40000000u}), out = r.image.alloc(2);
+  const uint32_t state = r.image.put({out, a, a, 2});
+  EXPECT_EQ(fw::native_run_codelet(r.tile, fw::codelet_index("add"), state), fw::NativeStop::kSync);
+  EXPECT_EQ(r.image.getf(out), 2.0f);
+  EXPECT_EQ(r.image.getf(out + 4), 4.0f);
+  EXPECT_TRUE(r.regs.log.empty());
+  // out of SRAM by one word: a store access fault, before anything is written
+  const uint32_t edge = r.image.put({kSramBase + kSramBytes - 4, a, a, 2});
+  EXPECT_EQ(fw::native_run_codelet(r.tile, fw::codelet_index("add"), edge),
+            fw::NativeStop::kHalted);
+  EXPECT_EQ(r.tile.exit_code, kExitTrap | 7);
+  ASSERT_EQ(r.regs.log.size(), 1u);
+  EXPECT_EQ(r.regs.log[0], (Access{true, kTileRegExit, kExitTrap | 7}));
+  EXPECT_EQ(fw::native_run_codelet(r.tile, 0, state), fw::NativeStop::kHalted);  // stays halted
+}
+
+TEST(Native, CodeletIndexOutOfRange) {
+  NativeRun r;
+  EXPECT_EQ(fw::native_run_codelet(r.tile, fw::tessera_codelet_count, 0), fw::NativeStop::kHalted);
+  EXPECT_EQ(r.tile.exit_code, kExitBadProgram);
+}
+
+TEST(Native, TilePointerChecks) {
+  NativeRun r;
+  fw::NativeTileBinding bind(r.tile);
+  EXPECT_EQ(fw::tile_ptr<uint32_t>(kSramBase), reinterpret_cast<uint32_t*>(r.sram.data()));
+  EXPECT_EQ(fw::tile_ptr<const float>(kSramBase + kSramBytes - 8, 2),
+            reinterpret_cast<const float*>(r.sram.data() + kSramBytes - 8));
+  EXPECT_EQ(fw::tile_ptr<uint32_t>(0x12, 0), nullptr);  // nothing asked, nothing checked
+  auto cause = [](auto fn) -> uint32_t {
+    try {
+      fn();
+    } catch (const fw::NativeHalt& h) {
+      return h.code;
+    }
+    return 0;
+  };
+  EXPECT_EQ(cause([] { fw::tile_ptr<const uint32_t>(kSramBase + kSramBytes - 4, 2); }),
+            kExitTrap | 5);
+  EXPECT_EQ(cause([] { fw::tile_ptr<uint32_t>(kSramBase - 4); }), kExitTrap | 7);
+  EXPECT_EQ(cause([] { fw::tile_ptr<uint32_t>(kSramBase, uint64_t{1} << 40); }),
+            kExitTrap | 7);  // no overflow
+  EXPECT_EQ(cause([] { fw::tile_ptr<const uint32_t>(kSramBase + 2); }), kExitTrap | 4);
+  EXPECT_EQ(cause([] { fw::tile_ptr<float>(kSramBase + 1); }), kExitTrap | 6);
+  EXPECT_EQ(cause([] { fw::tile_ptr<uint8_t>(kSramBase + 1); }), 0u);
+}
+
+// Each thread has its own current tile: two tiles run the main program at once.
+TEST(Native, TilesOnSeveralThreads) {
+  constexpr int kTiles = 4;
+  std::vector<std::unique_ptr<NativeRun>> runs;
+  std::vector<std::vector<Stop>> stops(kTiles);
+  std::vector<Scenario> scenarios(kTiles, main_scenario());
+  for (int i = 0; i < kTiles; ++i) {
+    scenarios[i] = main_scenario();  // each with its own addresses
+    runs.push_back(std::make_unique<NativeRun>());
+    scenarios[i].build(runs[i]->image);
+  }
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kTiles; ++i)
+    threads.emplace_back([&, i] {
+      for (int rep = 0; rep < 50; ++rep) {  // rerun from the start to interleave more
+        runs[i]->tile.state = {};
+        runs[i]->tile.halted = false;
+        stops[i] = runs[i]->run(scenarios[i]);
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < kTiles; ++i) EXPECT_EQ(stops[i], scenarios[i].expected) << "tile " << i;
+}
+
+}  // namespace
