@@ -38,7 +38,7 @@ std::vector<float> random_floats(std::mt19937& rng, size_t n) {
 
 // ---- MatVec16 ------------------------------------------------------------------------------
 
-MatVec16::MatVec16(uint32_t seed) {
+MatVec16::MatVec16(uint32_t seed, uint32_t repeat_) : repeat(repeat_) {
   std::mt19937 rng(seed);
   a = random_floats(rng, kN * kN);
   x = random_floats(rng, kN);
@@ -77,7 +77,7 @@ void MatVec16::build(ProgramBuilder& b) {
     b.add_vertex(t, 1, kCodelet_reduce_sum, {m.y, m.gather, kSlice, 4});
   }
   b.expect_host(0, 1, 0);  // host sync 1 moves data out only
-  b.program() = {kCtlHostSync, 0, kCtlExchange, 0, kCtlExecute, 0, kCtlExchange, 1,
+  b.program() = {kCtlHostSync, 0, kCtlRepeat, repeat, 8, kCtlExchange, 0, kCtlExecute, 0, kCtlExchange, 1,
                  kCtlExecute, 1, kCtlHostSync, 1, kCtlEnd};
 }
 

@@ -27,7 +27,9 @@ enum Codelet : uint32_t {
 class MatVec16 {
  public:
   static constexpr uint32_t kTiles = 16, kN = 64, kBlock = 16, kSlice = 4;
-  explicit MatVec16(uint32_t seed);
+  // `repeat` > 1 runs the broadcast, products and reduction that many times (for
+  // benchmarks; the result is the same).
+  explicit MatVec16(uint32_t seed, uint32_t repeat = 1);
   void build(ProgramBuilder& b);
   // Runs the loaded program on `dev` and returns y.
   std::vector<float> run(device::Device& dev);
@@ -35,6 +37,7 @@ class MatVec16 {
   std::vector<double> exact() const;     // in double, for a sanity bound
 
   std::vector<float> a, x;
+  uint32_t repeat;
 
  private:
   struct TileAddrs {

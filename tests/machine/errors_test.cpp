@@ -125,6 +125,14 @@ TEST_P(Errors, TileThatEndsEarly) {
   EXPECT_EQ(err(arch::kDevRegErrCause), arch::kDeviceErrorBit | arch::kDevErrHaltedAtBarrier);
 }
 
+TEST_P(Errors, InvalidControlProgram) {
+  Ring r(*m);
+  r.b.patch_program(2, 3, 99);  // tile 2: an opcode that does not exist, at word 3
+  r.b.load(*m);
+  EXPECT_THAT(run_for_error(*m), HasSubstr("tile 2 stopped on an invalid control program at word 3"));
+  EXPECT_EQ(err(arch::kDevRegErrCause), arch::kDeviceErrorBit | arch::kDevErrExitError);
+}
+
 TEST_P(Errors, TrapInACodeletNamesTileSuperstepAndPc) {
   Ring r(*m);
   r.b.add_vertex(6, 0, kCodelet_copy, {r.out[6], r.in[6] + 2, 1});  // misaligned source

@@ -210,9 +210,12 @@ bool Machine::try_resolve() {
         return false;
       }
       if (h.code != 0) {
+        std::string why = "exited with code " + hex(h.code);
+        if (h.code == arch::kExitBadHeader) why = "found no valid tile header (magic or version)";
+        else if (h.code & arch::kExitBadProgram)
+          why = "stopped on an invalid control program at word " + std::to_string(h.code & ~arch::kExitBadProgram);
         fail_device(t, arch::kDevErrExitError, h.code,
-                    "tile " + std::to_string(t) + " exited with code " + hex(h.code) + " in superstep " +
-                        std::to_string(superstep_));
+                    "tile " + std::to_string(t) + " " + why + " in superstep " + std::to_string(superstep_));
         return false;
       }
       if (halted++ == 0) first_halted = t;
