@@ -30,12 +30,15 @@ handbuilt::Layout layout(emu::Machine& m) {
 }
 
 void print_profile(const emu::Machine& m) {
-  std::printf("  %-9s %-9s %14s %16s %8s\n", "superstep", "kind", "compute cyc", "exch+sync cyc", "words");
+  std::printf("  %-9s %-9s %14s %16s %8s   %s\n", "superstep", "kind", "compute cyc", "exch+sync cyc", "words",
+              "per-tile compute cycles (tile 0..15)");
   uint64_t total = 0;
   for (const auto& p : m.profile()) {
-    std::printf("  %-9u %-9s %14llu %16llu %8llu\n", p.superstep, p.kind ? "host sync" : "exchange",
+    std::printf("  %-9u %-9s %14llu %16llu %8llu  ", p.superstep, p.kind ? "host sync" : "exchange",
                 static_cast<unsigned long long>(p.compute_cycles), static_cast<unsigned long long>(p.exchange_cycles),
                 static_cast<unsigned long long>(p.exchange_words));
+    for (uint32_t c : p.tile_cycles) std::printf(" %u", c);
+    std::printf("\n");
     total += p.compute_cycles + p.exchange_cycles;
   }
   std::printf("  total %llu cycles\n", static_cast<unsigned long long>(total));

@@ -283,7 +283,11 @@ void Machine::release(uint64_t exchange_cycles, uint64_t words, uint32_t kind) {
   uint32_t levels = 0;
   while ((1u << levels) < tiles_.size()) ++levels;
   const uint64_t sync_cycles = arch::kFabricLatency.sync_base + arch::kFabricLatency.sync_per_level * levels;
-  profile_.push_back({superstep_, kind, last_arrival - superstep_start_cycle_, exchange_cycles + sync_cycles, words});
+  SuperstepProfile p{superstep_, kind, last_arrival - superstep_start_cycle_, exchange_cycles + sync_cycles, words, {}};
+  p.tile_cycles.reserve(tiles_.size());
+  for (auto& t : tiles_)
+    p.tile_cycles.push_back(static_cast<uint32_t>(std::max(t->sync().arrival_cycle, superstep_start_cycle_) - superstep_start_cycle_));
+  profile_.push_back(std::move(p));
   superstep_start_cycle_ = last_arrival + exchange_cycles + sync_cycles;
   ++superstep_;
   for (auto& t : tiles_) {

@@ -35,6 +35,7 @@ struct SuperstepProfile {
   uint64_t compute_cycles = 0;       // slowest tile, release to arrival
   uint64_t exchange_cycles = 0;      // modelled exchange and barrier time
   uint64_t exchange_words = 0;
+  std::vector<uint32_t> tile_cycles;  // each tile's compute cycles, release to arrival
 };
 
 // ISS: each tile's core runs the RISC-V firmware, with the cycle model. Native: the same

@@ -1,0 +1,105 @@
+// A compiled Tessera program in memory: what the compiler produces, the executable file
+// (.tsx, FlatBuffers, arch/executable.fbs) stores, and the host runtime loads onto a
+// device. Knows nothing of devices or of the compiler's internals.
+//
+// Everything a tile needs is in `segments` (sparse memory images: tables, programs, vertex
+// state, constant tensors), written while the cores are held in reset after the firmware.
+// Named programs share one set of tensors; running one means pointing every tile's header
+// at that program's copy of the control program (Program::tile_program).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::exe {
+
+inline constexpr uint32_t kFormatVersion = 1;
+
+enum class DType : uint8_t { kF32 = 0, kI32 = 1, kU32 = 2, kU8 = 3 };
+uint32_t dtype_bytes(DType t);
+const char* dtype_name(DType t);
+
+// One contiguous run of a tensor (or stream) on one tile: elements [offset, offset + count)
+// of the flattened tensor live at tile address `addr`.
+struct Interval {
+  uint32_t tile = 0;
+  uint32_t addr = 0;
+  uint32_t offset = 0;  // in elements
+  uint32_t count = 0;   // in elements
+};
+
+struct Tensor {
+  std::string name;
+  DType dtype = DType::kF32;
+  std::vector<uint32_t> shape;
+  std::vector<Interval> intervals;  // cover the tensor exactly once, in offset order
+  bool persistent = false;          // weights and other state kept between runs
+};
+
+enum class StreamDirection : uint8_t { kHostToDevice = 0, kDeviceToHost = 1 };
+
+// A host stream: the data of one HostSync, moved by one scatter/gather DMA.
+struct Stream {
+  std::string name;
+  uint32_t index = 0;  // the HostSync operand in the control program
+  StreamDirection direction = StreamDirection::kHostToDevice;
+  DType dtype = DType::kF32;
+  std::vector<uint32_t> shape;      // of one transfer
+  std::vector<Interval> intervals;  // where each element goes on the device
+};
+
+struct Program {
+  std::string name;
+  uint32_t words = 0;                   // length of the control program
+  std::vector<uint32_t> tile_program;   // per tile: tile address of its copy
+  std::vector<uint32_t> streams;        // indices into Executable::streams, in HostSync order
+};
+
+// A run of bytes to write into one tile's SRAM at load.
+struct Segment {
+  uint32_t tile = 0;
+  uint32_t addr = 0;
+  std::vector<uint8_t> bytes;  // a multiple of 4
+};
+
+// Where a vertex came from, for profiles and pictures (the debug map).
+struct VertexOrigin {
+  uint32_t tile = 0;
+  uint32_t compute_set = 0;
+  uint32_t op = 0;     // index into op_names
+  uint32_t layer = 0;  // index into layer_names
+};
+
+// What the compiler planned per tile, by category, for `tessera info`.
+struct TileMemory {
+  uint32_t code = 0, stack = 0, control = 0, vertex_state = 0, send_lists = 0, landing = 0, tensors = 0;
+};
+
+struct Executable {
+  std::string target;            // arch::Target::name
+  uint32_t target_hash = 0;      // arch::Target::hash
+  uint32_t arch_hash = 0;        // arch::kArchHash
+  uint32_t tiles = 0;
+  uint32_t header_addr = 0;      // tessera_tile_header in the firmware
+  std::vector<uint8_t> firmware; // the firmware ELF, once
+  uint32_t firmware_hash = 0;    // FNV-1a of `firmware`
+  std::vector<Segment> segments;
+  std::vector<Tensor> tensors;
+  std::vector<Stream> streams;
+  std::vector<Program> programs;
+  std::vector<std::string> op_names, layer_names;
+  std::vector<VertexOrigin> vertices;
+  std::vector<TileMemory> memory;  // one per tile
+  uint32_t supersteps = 0;         // static estimate per run of the first program
+  uint64_t exchange_bytes = 0;
+
+  const Tensor* find_tensor(const std::string& name) const;
+  const Program* find_program(const std::string& name) const;
+  const Stream* find_stream(const std::string& name) const;
+};
+
+// 32-bit FNV-1a, the hash used for firmware and section checksums.
+uint32_t fnv1a(const uint8_t* data, size_t size, uint32_t h = 2166136261u);
+
+}  // namespace tessera::exe
