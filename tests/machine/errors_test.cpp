@@ -59,6 +59,15 @@ TEST_P(Errors, TheGoodRingRuns) {
   EXPECT_EQ(got, (std::vector<uint32_t>{3, 4, 5, 6}));
 }
 
+TEST_P(Errors, RunsAgainAfterAResetThatKeepsMemory) {
+  Ring r(*m);
+  r.b.load(*m);
+  ASSERT_EQ(run_for_error(*m), "");
+  m->write_reg(arch::kDevRegControl, device::kControlReset);  // SRAM kept: the ring turns on
+  ASSERT_EQ(run_for_error(*m), "");
+  EXPECT_EQ(handbuilt::read_words(*m, 5, r.out[5], 4), (std::vector<uint32_t>{1, 2, 3, 4}));
+}
+
 TEST_P(Errors, TwoWritesToOneAddress) {
   Ring r(*m);
   r.b.add_send(7, 0, r.out[7], 8, 3, r.in[3] + 4);  // overlaps tile 2's write into tile 3

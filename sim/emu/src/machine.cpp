@@ -40,8 +40,11 @@ Machine::Machine(const MachineOptions& options)
 
 Machine::~Machine() = default;
 
+// Cores held in reset, device state cleared; SRAM (firmware, tensors, weights) is kept, so
+// a program can run again, or another program over the same tensors.
 void Machine::reset() {
-  for (auto& t : tiles_) t->reset();
+  for (auto& t : tiles_) t->reset(firmware_loaded_ ? layout_.entry : arch::kSramBase);
+  if (native_ && firmware_loaded_) native_->reset(layout_.header);
   state_ = device::kStateReset;
   events_ = 0;
   break_superstep_ = 0;
@@ -50,7 +53,6 @@ void Machine::reset() {
   std::fill(std::begin(err_), std::end(err_), 0);
   error_detail_.clear();
   profile_.clear();
-  firmware_loaded_ = false;
 }
 
 void Machine::load_firmware(const ElfImage& firmware) {

@@ -12,9 +12,8 @@ namespace tessera::emu {
 Tile::Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes)
     : id_(id), tile_count_(tile_count), sram_(sram_bytes), hart_(sram_.data(), sram_bytes, this) {}
 
-void Tile::reset() {
-  std::fill(sram_.begin(), sram_.end(), 0);
-  hart_.reset(arch::kSramBase);
+void Tile::reset(uint32_t entry) {
+  hart_.reset(entry);
   hart_.set_tohost(0, 0);
   sync_ = {};
 }

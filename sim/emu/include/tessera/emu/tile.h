@@ -29,8 +29,9 @@ class Tile final : public TileBus {
   Tile(const Tile&) = delete;
   Tile& operator=(const Tile&) = delete;
 
-  // Resets the core and zeroes SRAM (the reset state of docs/isa.md).
-  void reset();
+  // Holds the core in reset (the reset state of docs/isa.md) with pc at `entry`. SRAM keeps
+  // its contents, as on the hardware: a new tile's SRAM is zero.
+  void reset(uint32_t entry);
   // Loads an executable: segments into SRAM, pc at its entry, HTIF at its tohost/fromhost
   // symbols if it has them. Throws ElfError if it does not fit.
   void load_elf(const ElfImage& image);
