@@ -75,7 +75,11 @@ constexpr uint32_t state_words(const char* signature) {
   X(reduce_sum, "f32* out, const f32* in, u32 n, u32 k")              \
   X(relu, "f32* dst, const f32* src, u32 n")                          \
   X(exp, "f32* dst, const f32* src, u32 n")                           \
-  X(log, "f32* dst, const f32* src, u32 n")
+  X(log, "f32* dst, const f32* src, u32 n")                             \
+  X(matmul, "f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n")  \
+  X(add_bias, "f32* dst, const f32* src, const f32* bias, u32 rows, u32 cols") \
+  X(argmax, "u32* out, const f32* src, u32 rows, u32 cols")             \
+  X(softmax, "f32* dst, const f32* src, u32 rows, u32 cols")
 
 // kSig_NAME: the signature; kWords_NAME: its state record's length in words.
 #define TESSERA_CODELET_CONSTANTS(name, sig) \

@@ -199,6 +199,40 @@ class Suite {
       const uint32_t dst = zeros(m);
       run("log", {dst, src, m}, dst, m);
     }
+    {
+      const uint32_t m = 5, k = 9, n = 7;
+      const uint32_t a = region(m * k, [&](uint32_t) { return random_float(r, -3, 3); });
+      const uint32_t b = region(k * n, [&](uint32_t) { return random_float(r, -3, 3); });
+      const uint32_t c = zeros(m * n);
+      run("matmul", {c, a, b, m, k, n}, c, m * n);
+    }
+    {
+      const uint32_t rows = 4, cols = kNumSpecials;  // every special in the source and the bias
+      const uint32_t src = region(rows * cols, [&](uint32_t i) { return i < cols ? kSpecials[i] : random_float(r, -6, 6); });
+      const uint32_t bias = region(cols, [&](uint32_t i) { return i % 2 ? kSpecials[cols - 1 - i] : random_float(r, -6, 6); });
+      const uint32_t dst = zeros(rows * cols);
+      run("add_bias", {dst, src, bias, rows, cols}, dst, rows * cols);
+    }
+    {
+      // Rows of random values, then rows with ties, NaNs first, only NaNs, signed zeros.
+      const uint32_t rows = 8, cols = 6;
+      static constexpr uint32_t kRows[4][6] = {
+          {0x3f800000, 0x40000000, 0x40000000, 0x3f800000, 0xbf800000, 0x00000000},
+          {0x7fc00000, 0xbf800000, 0x7fa00000, 0xc0000000, 0xbf800000, 0xff800000},
+          {0x7fc00000, 0xffc00000, 0x7f800001, 0x7fc00000, 0x7fc00000, 0x7fc00000},
+          {0x80000000, 0x00000000, 0x80000000, 0xff800000, 0x00000000, 0x80000001}};
+      const uint32_t src = region(rows * cols, [&](uint32_t i) {
+        return i < 4 * cols ? random_float(r, -5, 5) : kRows[i / cols - 4][i % cols];
+      });
+      const uint32_t out = zeros(rows);
+      run("argmax", {out, src, rows, cols}, out, rows);
+    }
+    {
+      const uint32_t rows = 3, cols = 10;
+      const uint32_t src = region(rows * cols, [&](uint32_t) { return random_float(r, -4, 2); });
+      const uint32_t dst = zeros(rows * cols);
+      run("softmax", {dst, src, rows, cols}, dst, rows * cols);
+    }
   }
 
   // The helpers of fp_rules.h, not reachable through a codelet yet.
