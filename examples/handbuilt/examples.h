@@ -39,10 +39,14 @@ class MatVec16 {
   std::vector<float> a, x;
   uint32_t repeat;
 
- private:
+  // Where build() put each tile's blocks (to_executable.h describes them as streams and
+  // tensors).
   struct TileAddrs {
     uint32_t a, x, partial, gather, y;
   };
+  const std::vector<TileAddrs>& tile_addrs() const { return addr_; }
+
+ private:
   std::vector<TileAddrs> addr_;
 };
 

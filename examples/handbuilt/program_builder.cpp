@@ -55,7 +55,9 @@ void ProgramBuilder::expect_host(uint32_t tile, uint32_t s, uint32_t words) { at
 void ProgramBuilder::set_condition(uint32_t tile, uint32_t c, uint32_t addr) { at(tiles_.at(tile).conditions, c) = addr; }
 void ProgramBuilder::patch_program(uint32_t tile, uint32_t i, uint32_t v) { tiles_.at(tile).program_patches.push_back({i, v}); }
 
-void ProgramBuilder::load(device::Device& dev) {
+void ProgramBuilder::lay_out() {
+  if (laid_out_) return;
+  laid_out_ = true;
   // Every tile's tables have the same number of entries.
   size_t n_cs = 0, n_x = 0, n_s = 0, n_c = 0;
   for (const Tile& t : tiles_) {
@@ -77,7 +79,7 @@ void ProgramBuilder::load(device::Device& dev) {
     arch::TileHeader h{};
     h.magic = arch::kTileHeaderMagic;
     h.version = arch::kTileHeaderVersion;
-    h.program = put(id, program);
+    h.program = t.program_addr = put(id, program);
     h.program_words = static_cast<uint32_t>(program.size());
     std::vector<arch::ComputeSetEntry> cs;
     for (const auto& vertices : t.compute_sets)
@@ -97,9 +99,20 @@ void ProgramBuilder::load(device::Device& dev) {
     h.conditions = put(id, t.conditions);
     h.num_conditions = static_cast<uint32_t>(t.conditions.size());
     write(id, layout_.header, as_words(std::vector<arch::TileHeader>{h}));
-
-    for (const auto& [addr, words] : t.data) write_words(dev, id, addr, words);
   }
+}
+
+std::vector<ProgramBuilder::Run> ProgramBuilder::image() {
+  lay_out();
+  std::vector<Run> runs;
+  for (uint32_t id = 0; id < tiles_.size(); ++id)
+    for (const auto& [addr, words] : tiles_[id].data)
+      if (!words.empty()) runs.push_back({id, addr, words});
+  return runs;
+}
+
+void ProgramBuilder::load(device::Device& dev) {
+  for (const Run& r : image()) write_words(dev, r.tile, r.addr, r.words);
 }
 
 std::vector<uint32_t> read_words(device::Device& dev, uint32_t tile, uint32_t addr, uint32_t words) {

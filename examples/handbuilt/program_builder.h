@@ -43,6 +43,22 @@ class ProgramBuilder {
   // held in reset, firmware already loaded).
   void load(device::Device& dev);
 
+  // What load() writes: every run of words, the tables and each tile's TileHeader among
+  // them. The tables are laid out on the first call of image() or load(); later calls reuse
+  // that layout (to_executable.h turns it into an exe::Executable).
+  struct Run {
+    uint32_t tile = 0, addr = 0;
+    std::vector<uint32_t> words;
+  };
+  std::vector<Run> image();
+  // After image(): where tile `tile`'s copy of the program lies, and how long it is.
+  uint32_t program_addr(uint32_t tile) const { return tiles_.at(tile).program_addr; }
+  uint32_t program_words() const { return static_cast<uint32_t>(program_.size()); }
+  uint32_t tile_count() const { return static_cast<uint32_t>(tiles_.size()); }
+  // Bytes allocated on `tile` above the firmware (tables, program, state, tensors).
+  uint32_t used_bytes(uint32_t tile) const { return tiles_.at(tile).next - layout_.firmware_end; }
+  const Layout& layout() const { return layout_; }
+
   // Changes one tile's copy of the program (for tests of broken programs) before load().
   void patch_program(uint32_t tile, uint32_t word_index, uint32_t value);
 
@@ -56,7 +72,9 @@ class ProgramBuilder {
     std::vector<uint32_t> stream_recv;
     std::vector<uint32_t> conditions;
     std::vector<std::pair<uint32_t, uint32_t>> program_patches;
+    uint32_t program_addr = 0;
   };
+  void lay_out();  // once: tables and headers into `data`
   template <typename T>
   static T& at(std::vector<T>& v, uint32_t i) {
     if (v.size() <= i) v.resize(i + 1);
@@ -66,6 +84,7 @@ class ProgramBuilder {
   Layout layout_;
   std::vector<Tile> tiles_;
   std::vector<uint32_t> program_;
+  bool laid_out_ = false;
 };
 
 // Reads `words` words at `addr` on `tile` through DMA.

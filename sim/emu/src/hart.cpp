@@ -232,7 +232,7 @@ StopReason Hart::run_loop(uint64_t max_insns) {
 #undef INSN
 
 op_kIllegal:
-  TRAP(kCauseIllegalInstruction, dp->raw);
+  ILLEGAL();
 
 fetch_fault:
   raise(kCauseFetchAccess, pc);

@@ -27,6 +27,7 @@ struct Interval {
   uint32_t addr = 0;
   uint32_t offset = 0;  // in elements
   uint32_t count = 0;   // in elements
+  bool operator==(const Interval&) const = default;
 };
 
 struct Tensor {
@@ -35,6 +36,7 @@ struct Tensor {
   std::vector<uint32_t> shape;
   std::vector<Interval> intervals;  // cover the tensor exactly once, in offset order
   bool persistent = false;          // weights and other state kept between runs
+  bool operator==(const Tensor&) const = default;
 };
 
 enum class StreamDirection : uint8_t { kHostToDevice = 0, kDeviceToHost = 1 };
@@ -47,6 +49,7 @@ struct Stream {
   DType dtype = DType::kF32;
   std::vector<uint32_t> shape;      // of one transfer
   std::vector<Interval> intervals;  // where each element goes on the device
+  bool operator==(const Stream&) const = default;
 };
 
 struct Program {
@@ -54,6 +57,7 @@ struct Program {
   uint32_t words = 0;                   // length of the control program
   std::vector<uint32_t> tile_program;   // per tile: tile address of its copy
   std::vector<uint32_t> streams;        // indices into Executable::streams, in HostSync order
+  bool operator==(const Program&) const = default;
 };
 
 // A run of bytes to write into one tile's SRAM at load.
@@ -61,6 +65,7 @@ struct Segment {
   uint32_t tile = 0;
   uint32_t addr = 0;
   std::vector<uint8_t> bytes;  // a multiple of 4
+  bool operator==(const Segment&) const = default;
 };
 
 // Where a vertex came from, for profiles and pictures (the debug map).
@@ -69,11 +74,13 @@ struct VertexOrigin {
   uint32_t compute_set = 0;
   uint32_t op = 0;     // index into op_names
   uint32_t layer = 0;  // index into layer_names
+  bool operator==(const VertexOrigin&) const = default;
 };
 
 // What the compiler planned per tile, by category, for `tessera info`.
 struct TileMemory {
   uint32_t code = 0, stack = 0, control = 0, vertex_state = 0, send_lists = 0, landing = 0, tensors = 0;
+  bool operator==(const TileMemory&) const = default;
 };
 
 struct Executable {
@@ -93,13 +100,15 @@ struct Executable {
   std::vector<TileMemory> memory;  // one per tile
   uint32_t supersteps = 0;         // static estimate per run of the first program
   uint64_t exchange_bytes = 0;
+  bool operator==(const Executable&) const = default;
 
   const Tensor* find_tensor(const std::string& name) const;
   const Program* find_program(const std::string& name) const;
   const Stream* find_stream(const std::string& name) const;
 };
 
-// 32-bit FNV-1a, the hash used for firmware and section checksums.
+// 32-bit FNV-1a, the hash used for firmware and section checksums. Chainable: pass the
+// previous result as `h` to hash several pieces as one.
 uint32_t fnv1a(const uint8_t* data, size_t size, uint32_t h = 2166136261u);
 
 }  // namespace tessera::exe

@@ -1,0 +1,46 @@
+// The small helpers of the in-memory executable: dtypes, lookups by name, FNV-1a.
+#include "tessera/exe/executable.h"
+
+#include <algorithm>
+
+namespace tessera::exe {
+
+uint32_t dtype_bytes(DType t) {
+  switch (t) {
+    case DType::kF32:
+    case DType::kI32:
+    case DType::kU32: return 4;
+    case DType::kU8: return 1;
+  }
+  return 0;  // not a DType: callers treat 0 as invalid
+}
+
+const char* dtype_name(DType t) {
+  switch (t) {
+    case DType::kF32: return "f32";
+    case DType::kI32: return "i32";
+    case DType::kU32: return "u32";
+    case DType::kU8: return "u8";
+  }
+  return "?";
+}
+
+namespace {
+// Linear lookup: a few hundred names at most, and only at load or by name from the user.
+template <typename T>
+const T* find_named(const std::vector<T>& items, const std::string& name) {
+  auto it = std::find_if(items.begin(), items.end(), [&](const T& x) { return x.name == name; });
+  return it == items.end() ? nullptr : &*it;
+}
+}  // namespace
+
+const Tensor* Executable::find_tensor(const std::string& name) const { return find_named(tensors, name); }
+const Program* Executable::find_program(const std::string& name) const { return find_named(programs, name); }
+const Stream* Executable::find_stream(const std::string& name) const { return find_named(streams, name); }
+
+uint32_t fnv1a(const uint8_t* data, size_t size, uint32_t h) {
+  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 16777619u;
+  return h;
+}
+
+}  // namespace tessera::exe

@@ -1,0 +1,107 @@
+// .tsx bytes -> Executable. verify_buffer() first (nothing is read from a buffer that has not
+// passed the FlatBuffers verifier and its checksums), then a copy into the in-memory form,
+// then verify() on the content. Absent vectors and strings read as empty.
+#include <cstring>
+#include <fstream>
+
+#include "internal.h"
+#include "tessera/exe/file.h"
+
+namespace tessera::exe {
+namespace {
+
+namespace fbs = flatbuffers;
+
+std::string str(const fbs::String* s) { return s ? s->str() : std::string(); }
+
+template <typename T>
+std::vector<T> scalars(const fbs::Vector<T>* v) {
+  return v ? std::vector<T>(v->begin(), v->end()) : std::vector<T>();
+}
+
+std::vector<Interval> intervals(const fbs::Vector<const fb::Interval*>* v) {
+  std::vector<Interval> out;
+  if (!v) return out;
+  out.reserve(v->size());
+  for (const fb::Interval* i : *v) out.push_back({i->tile(), i->addr(), i->offset(), i->count()});
+  return out;
+}
+
+std::vector<std::string> strings(const fbs::Vector<fbs::Offset<fbs::String>>* v) {
+  std::vector<std::string> out;
+  if (!v) return out;
+  out.reserve(v->size());
+  for (const fbs::String* s : *v) out.push_back(str(s));
+  return out;
+}
+
+Executable convert(const fb::Executable& r) {
+  Executable e;
+  e.target = str(r.target());
+  e.target_hash = r.target_hash();
+  e.arch_hash = r.arch_hash();
+  e.tiles = r.tiles();
+  e.header_addr = r.header_addr();
+  e.firmware = scalars(r.firmware());
+  e.firmware_hash = r.firmware_hash();
+  if (r.segments()) {
+    const uint8_t* data = r.segment_data() ? r.segment_data()->data() : nullptr;  // bounds: verify_buffer
+    e.segments.reserve(r.segments()->size());
+    for (const fb::Segment* s : *r.segments())
+      e.segments.push_back({s->tile(), s->addr(), std::vector<uint8_t>(data + s->offset(), data + s->offset() + s->size())});
+  }
+  if (r.tensors())
+    for (const fb::Tensor* t : *r.tensors())
+      e.tensors.push_back({str(t->name()), DType(t->dtype()), scalars(t->shape()), intervals(t->intervals()),
+                           t->persistent()});
+  if (r.streams())
+    for (const fb::Stream* s : *r.streams())
+      e.streams.push_back({str(s->name()), s->index(), StreamDirection(s->direction()), DType(s->dtype()),
+                           scalars(s->shape()), intervals(s->intervals())});
+  if (r.programs())
+    for (const fb::Program* p : *r.programs())
+      e.programs.push_back({str(p->name()), p->words(), scalars(p->tile_program()), scalars(p->streams())});
+  e.op_names = strings(r.op_names());
+  e.layer_names = strings(r.layer_names());
+  if (r.vertices()) {
+    e.vertices.reserve(r.vertices()->size());
+    for (const fb::VertexOrigin* v : *r.vertices()) e.vertices.push_back({v->tile(), v->compute_set(), v->op(), v->layer()});
+  }
+  if (r.memory())
+    for (const fb::TileMemory* m : *r.memory())
+      e.memory.push_back({m->code(), m->stack(), m->control(), m->vertex_state(), m->send_lists(), m->landing(),
+                          m->tensors()});
+  e.supersteps = r.supersteps();
+  e.exchange_bytes = r.exchange_bytes();
+  return e;
+}
+
+}  // namespace
+
+Executable deserialize(std::span<const uint8_t> bytes, const std::string& name) {
+  // FlatBuffers reads scalars in place: give it an 8-byte aligned copy if the caller's is not.
+  std::vector<uint64_t> aligned;
+  if (reinterpret_cast<uintptr_t>(bytes.data()) % 8 != 0) {
+    aligned.resize((bytes.size() + 7) / 8);
+    std::memcpy(aligned.data(), bytes.data(), bytes.size());
+    bytes = {reinterpret_cast<const uint8_t*>(aligned.data()), bytes.size()};
+  }
+  Executable e = convert(detail::verify_buffer(bytes, name));
+  verify(e, name);
+  return e;
+}
+
+Executable read_file(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  if (!f) throw ExeError(name + ": cannot open");
+  const std::streamoff size = f.tellg();
+  if (size < 0 || uint64_t(size) >= FLATBUFFERS_MAX_BUFFER_SIZE)
+    throw ExeError(name + ": not a Tessera executable (size " + std::to_string(size) + " bytes)");
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  f.seekg(0);
+  if (!f.read(reinterpret_cast<char*>(bytes.data()), size)) throw ExeError(name + ": read failed");
+  return deserialize(bytes, name);
+}
+
+}  // namespace tessera::exe

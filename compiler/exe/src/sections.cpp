@@ -1,0 +1,124 @@
+// Section and file checksums. Each section is hashed over a canonical byte stream built from
+// the FlatBuffers view, not over the buffer's layout, so that the writer (which hashes the
+// buffer it just built) and the reader agree by construction: scalars as 4 little-endian
+// bytes, strings and vectors as a 4-byte count followed by their bytes (vectors of structs
+// and scalars are hashed as stored, which on disk is little-endian), absent as empty.
+#include <type_traits>
+
+#include "internal.h"
+#include "tessera/exe/executable.h"
+
+namespace tessera::exe::detail {
+namespace {
+
+class Hasher {
+ public:
+  void u32(uint32_t v) {
+    const uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
+    h_ = fnv1a(b, 4, h_);
+  }
+  void str(const flatbuffers::String* s) {
+    u32(s ? s->size() : 0);
+    if (s) h_ = fnv1a(reinterpret_cast<const uint8_t*>(s->data()), s->size(), h_);
+  }
+  // A vector of scalars or structs: its stored bytes.
+  template <typename T>
+  void vec(const flatbuffers::Vector<T>* v) {
+    u32(v ? v->size() : 0);
+    if (v) h_ = fnv1a(v->Data(), size_t(v->size()) * sizeof(std::remove_pointer_t<T>), h_);
+  }
+  void strs(const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>* v) {
+    u32(v ? v->size() : 0);
+    if (v)
+      for (const flatbuffers::String* s : *v) str(s);
+  }
+  uint32_t value() const { return h_; }
+
+ private:
+  uint32_t h_ = 2166136261u;
+};
+
+// Hashes each table of a vector with `f`, after the vector's length.
+template <typename T, typename F>
+uint32_t tables(const flatbuffers::Vector<flatbuffers::Offset<T>>* v, F f) {
+  Hasher h;
+  h.u32(v ? v->size() : 0);
+  if (v)
+    for (const T* x : *v) f(h, *x);
+  return h.value();
+}
+
+}  // namespace
+
+SectionSums section_checksums(const fb::Executable& r) {
+  SectionSums s;
+  {
+    Hasher h;
+    h.vec(r.segments());
+    h.vec(r.segment_data());
+    s.segments = h.value();
+  }
+  s.tensors = tables(r.tensors(), [](Hasher& h, const fb::Tensor& t) {
+    h.str(t.name());
+    h.u32(uint32_t(t.dtype()));
+    h.vec(t.shape());
+    h.vec(t.intervals());
+    h.u32(t.persistent());
+  });
+  s.streams = tables(r.streams(), [](Hasher& h, const fb::Stream& t) {
+    h.str(t.name());
+    h.u32(t.index());
+    h.u32(uint32_t(t.direction()));
+    h.u32(uint32_t(t.dtype()));
+    h.vec(t.shape());
+    h.vec(t.intervals());
+  });
+  s.programs = tables(r.programs(), [](Hasher& h, const fb::Program& p) {
+    h.str(p.name());
+    h.u32(p.words());
+    h.vec(p.tile_program());
+    h.vec(p.streams());
+  });
+  {
+    Hasher h;
+    h.strs(r.op_names());
+    h.strs(r.layer_names());
+    h.vec(r.vertices());
+    s.debug = h.value();
+  }
+  {
+    Hasher h;
+    h.vec(r.memory());
+    s.memory = h.value();
+  }
+  return s;
+}
+
+uint32_t file_checksum(std::span<const uint8_t> buf, const fb::Executable& root) {
+  const uint8_t* field = file_checksum_field(root);
+  const size_t at = size_t(field - buf.data());
+  static constexpr uint8_t kZero[4] = {0, 0, 0, 0};
+  uint32_t h = fnv1a(buf.data(), at);
+  h = fnv1a(kZero, 4, h);
+  return fnv1a(buf.data() + at + 4, buf.size() - at - 4, h);
+}
+
+bool seal(std::span<uint8_t> buf) {
+  if (buf.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) return false;
+  flatbuffers::Verifier v(buf.data(), buf.size());
+  if (!fb::VerifyExecutableBuffer(v)) return false;
+  fb::Executable* root = fb::GetMutableExecutable(buf.data());
+  if (!root->checksums() || !file_checksum_field(*root)) return false;
+  const SectionSums s = section_checksums(*root);
+  fb::Checksums* c = root->mutable_checksums();
+  c->mutate_segments(s.segments);
+  c->mutate_tensors(s.tensors);
+  c->mutate_streams(s.streams);
+  c->mutate_programs(s.programs);
+  c->mutate_debug(s.debug);
+  c->mutate_memory(s.memory);
+  root->mutate_file_checksum(file_checksum(buf, *root));
+  return true;
+}
+
+}  // namespace tessera::exe::detail

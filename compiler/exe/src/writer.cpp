@@ -1,0 +1,98 @@
+// Executable -> .tsx bytes. Builds the FlatBuffer bottom-up with every scalar written (so the
+// file_checksum field always exists and the layout does not depend on values), then seals it:
+// section checksums and the whole-file checksum are computed over the finished buffer by the
+// same code the reader uses. Does not verify the content (see verify()).
+#include <algorithm>
+#include <fstream>
+
+#include "internal.h"
+#include "tessera/exe/file.h"
+
+namespace tessera::exe {
+namespace {
+
+namespace fbs = flatbuffers;
+
+fbs::Offset<fbs::Vector<const fb::Interval*>> intervals(fbs::FlatBufferBuilder& b, const std::vector<Interval>& v) {
+  std::vector<fb::Interval> out;
+  out.reserve(v.size());
+  for (const Interval& i : v) out.emplace_back(i.tile, i.addr, i.offset, i.count);
+  return b.CreateVectorOfStructs(out);
+}
+
+fbs::Offset<fbs::Vector<fbs::Offset<fbs::String>>> strings(fbs::FlatBufferBuilder& b,
+                                                             const std::vector<std::string>& v) {
+  std::vector<fbs::Offset<fbs::String>> out;
+  out.reserve(v.size());
+  for (const std::string& s : v) out.push_back(b.CreateString(s));
+  return b.CreateVector(out);
+}
+
+}  // namespace
+
+std::vector<uint8_t> serialize(const Executable& e) {
+  // Segment bytes go into one blob; each Segment struct points into it.
+  size_t blob_size = 0;
+  for (const Segment& s : e.segments) blob_size += s.bytes.size();
+  if (blob_size + e.firmware.size() >= FLATBUFFERS_MAX_BUFFER_SIZE / 2)
+    throw ExeError("executable too large for one .tsx file (" + std::to_string(blob_size) + " bytes of segments)");
+
+  fbs::FlatBufferBuilder b(1024 + blob_size + e.firmware.size());
+  b.ForceDefaults(true);
+
+  // Filled at once: `dst` is only valid until the builder next grows.
+  std::vector<fb::Segment> segs;
+  segs.reserve(e.segments.size());
+  uint8_t* dst = nullptr;
+  const auto blob = b.CreateUninitializedVector(blob_size, &dst);
+  for (const Segment& s : e.segments) {
+    const size_t at = segs.empty() ? 0 : size_t(segs.back().offset()) + segs.back().size();
+    segs.emplace_back(s.tile, s.addr, uint32_t(at), uint32_t(s.bytes.size()));
+    std::copy(s.bytes.begin(), s.bytes.end(), dst + at);
+  }
+
+  std::vector<fbs::Offset<fb::Tensor>> tensors;
+  for (const Tensor& t : e.tensors)
+    tensors.push_back(fb::CreateTensor(b, b.CreateString(t.name), fb::DType(t.dtype), b.CreateVector(t.shape),
+                                       intervals(b, t.intervals), t.persistent));
+  std::vector<fbs::Offset<fb::Stream>> streams;
+  for (const Stream& s : e.streams)
+    streams.push_back(fb::CreateStream(b, b.CreateString(s.name), s.index, fb::StreamDirection(s.direction),
+                                       fb::DType(s.dtype), b.CreateVector(s.shape), intervals(b, s.intervals)));
+  std::vector<fbs::Offset<fb::Program>> programs;
+  for (const Program& p : e.programs)
+    programs.push_back(fb::CreateProgram(b, b.CreateString(p.name), p.words, b.CreateVector(p.tile_program),
+                                         b.CreateVector(p.streams)));
+
+  std::vector<fb::VertexOrigin> vertices;
+  vertices.reserve(e.vertices.size());
+  for (const VertexOrigin& v : e.vertices) vertices.emplace_back(v.tile, v.compute_set, v.op, v.layer);
+  std::vector<fb::TileMemory> memory;
+  memory.reserve(e.memory.size());
+  for (const TileMemory& m : e.memory)
+    memory.emplace_back(m.code, m.stack, m.control, m.vertex_state, m.send_lists, m.landing, m.tensors);
+
+  const fb::Checksums unsealed(0, 0, 0, 0, 0, 0);
+  auto root = fb::CreateExecutable(
+      b, kFormatVersion, /*file_checksum=*/0, b.CreateString(e.target), e.target_hash, e.arch_hash, e.tiles,
+      e.header_addr, b.CreateVector(e.firmware), e.firmware_hash, b.CreateVectorOfStructs(segs),
+      blob, b.CreateVector(tensors), b.CreateVector(streams), b.CreateVector(programs),
+      strings(b, e.op_names), strings(b, e.layer_names), b.CreateVectorOfStructs(vertices),
+      b.CreateVectorOfStructs(memory), e.supersteps, e.exchange_bytes, &unsealed);
+  fb::FinishExecutableBuffer(b, root);
+
+  std::vector<uint8_t> out(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+  if (!detail::seal(out)) throw ExeError("internal error: the writer built a buffer it cannot verify");
+  return out;
+}
+
+void write_file(const Executable& e, const std::filesystem::path& path) {
+  const std::vector<uint8_t> bytes = serialize(e);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) throw ExeError(path.string() + ": cannot open for writing");
+  f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  f.close();
+  if (!f) throw ExeError(path.string() + ": write failed");
+}
+
+}  // namespace tessera::exe

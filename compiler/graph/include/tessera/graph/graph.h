@@ -1,0 +1,135 @@
+// The vertex graph (Poplar's level), the public Graph API of the compiler.
+//
+//   graph::Graph g(*arch::find_target("small"));
+//   Tensor a = g.add_variable(DType::kF32, {4, 16}, "a");
+//   g.map_linearly(a, 16);                                    // 16 elements per tile
+//   ComputeSet cs = g.add_compute_set("relu");
+//   Vertex v = g.add_vertex(cs, "relu", 0);
+//   g.connect(v, "dst", a.slice(0, 16)); g.connect(v, "src", a.slice(0, 16));
+//   g.set_field(v, "n", 16);
+//   g.add_program("main", Sequence({Execute(cs)}));
+//
+// Tensors live on tiles as intervals, each contiguous on one tile. A vertex runs one codelet
+// on one tile; its fields follow the codelet's signature (firmware/codelets/codelets.h):
+// pointer fields take a tensor region that must lie contiguously on the vertex's tile,
+// u32/f32 fields take values. Mapping and fields are checked again when compiling
+// (validate()), so an error names the tensor, vertex and field.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tessera/arch/targets.h"
+#include "tessera/graph/codelets.h"
+#include "tessera/graph/program.h"
+#include "tessera/graph/tensor.h"
+
+namespace tessera::graph {
+
+struct Vertex { uint32_t id = 0; };
+
+// A run of a variable's elements [begin, end) on one tile.
+struct Interval {
+  uint32_t tile = 0, begin = 0, end = 0;
+  bool operator==(const Interval&) const = default;
+};
+
+struct Variable {
+  std::string name;
+  DType dtype = DType::kF32;
+  std::vector<uint32_t> shape;
+  std::vector<int32_t> tile;      // per element, -1 while unmapped
+  std::vector<uint32_t> initial;  // words; empty unless set_initial_value was called
+  bool hidden = false;            // made by the compiler (e.g. broadcast conditions)
+  uint32_t size() const { return static_cast<uint32_t>(tile.size()); }
+};
+
+// A vertex field's value: a tensor region (pointer fields) or a word (u32, f32 bits).
+struct FieldValue {
+  bool set = false;
+  Tensor region;  // valid() for pointer fields
+  uint32_t word = 0;
+};
+
+struct VertexData {
+  uint32_t compute_set = 0, codelet = 0, tile = 0;
+  std::vector<FieldValue> fields;  // one per codelet field
+};
+
+struct ComputeSetData {
+  std::string name;
+  std::vector<uint32_t> vertices;  // in the order they run on their tiles
+};
+
+struct StreamData {
+  std::string name;
+  DType dtype = DType::kF32;
+  std::vector<uint32_t> shape;
+};
+
+class Graph {
+ public:
+  explicit Graph(const arch::Target& target) : target_(&target) {}
+
+  const arch::Target& target() const { return *target_; }
+
+  // ---- tensors
+  Tensor add_variable(DType dtype, std::vector<uint32_t> shape, std::string name);
+  // Maps every element of `t` (a variable or a slice of one) to `tile`.
+  void set_tile_mapping(const Tensor& t, uint32_t tile);
+  // Spreads `t` over the tiles in chunks of `grain` elements: tiles 0, 1, ... each take
+  // ceil(size / tiles) rounded up to the grain (the last ones may get less or nothing).
+  void map_linearly(const Tensor& t, uint32_t grain = 1);
+  void set_initial_value(const Tensor& t, const std::vector<float>& values);
+  void set_initial_words(const Tensor& t, const std::vector<uint32_t>& words);
+  // The view of the whole variable; the variable's intervals (runs on one tile), in order.
+  Tensor tensor(uint32_t var) const;
+  std::vector<Interval> intervals(const Tensor& t) const;
+  std::string describe(const Tensor& t) const;  // "a[16:32]", or "a" for the whole
+
+  // ---- compute
+  ComputeSet add_compute_set(std::string name);
+  Vertex add_vertex(ComputeSet cs, const std::string& codelet, uint32_t tile);
+  void connect(Vertex v, const std::string& field, const Tensor& region);
+  void set_field(Vertex v, const std::string& field, uint32_t value);
+  void set_field_f32(Vertex v, const std::string& field, float value);
+  std::string describe(Vertex v) const;  // "vertex 3 (matvec on tile 2, compute set 'partials')"
+
+  // ---- streams and programs
+  Stream add_stream(std::string name, DType dtype, std::vector<uint32_t> shape);
+  void add_program(std::string name, Program program);
+
+  // ---- read access for the passes
+  const std::vector<Variable>& variables() const { return vars_; }
+  const std::vector<ComputeSetData>& compute_sets() const { return compute_sets_; }
+  const std::vector<VertexData>& vertices() const { return vertices_; }
+  const std::vector<StreamData>& streams() const { return streams_; }
+  const std::vector<std::pair<std::string, Program>>& programs() const { return programs_; }
+  // For passes that add hidden tensors (the copy of the graph they own).
+  Tensor add_hidden_variable(DType dtype, std::vector<uint32_t> shape, std::string name);
+
+ private:
+  Variable& var_of(const Tensor& t, const char* what);
+  FieldValue& field_of(Vertex v, const std::string& field, bool pointer);
+
+  const arch::Target* target_;
+  std::vector<Variable> vars_;
+  std::vector<ComputeSetData> compute_sets_;
+  std::vector<VertexData> vertices_;
+  std::vector<StreamData> streams_;
+  std::vector<std::pair<std::string, Program>> programs_;
+};
+
+// Checks that the graph can compile: every tensor mapped, every vertex field set, regions
+// contiguous on their vertex's tile with lengths matching the counts, programs referring to
+// existing compute sets and streams with matching sizes. Throws GraphError naming them.
+void validate(const Graph& g);
+
+// A readable text dump: tensors with their intervals, streams, compute sets with their
+// vertices and fields, programs as indented trees. Used by the golden tests.
+std::string dump(const Graph& g);
+std::string dump(const Graph& g, const Program& p, int indent = 0);
+
+}  // namespace tessera::graph

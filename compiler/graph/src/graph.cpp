@@ -1,0 +1,177 @@
+// Building the vertex graph: variables and their tile mapping, compute sets, vertices and
+// their fields, streams and programs. Immediate checks are the ones that cannot change later
+// (field names and kinds, tile ids); mapping-dependent ones are repeated in validate().
+#include "tessera/graph/graph.h"
+
+#include <bit>
+#include <cstring>
+
+namespace tessera::graph {
+
+Tensor Graph::add_variable(DType dtype, std::vector<uint32_t> shape, std::string name) {
+  if (exe::dtype_bytes(dtype) != 4)
+    throw GraphError("tensor '" + name + "': only 4-byte element types are supported (exchanges move words)");
+  for (const Variable& v : vars_)
+    if (v.name == name) throw GraphError("tensor '" + name + "' defined twice");
+  Variable v;
+  v.name = std::move(name);
+  v.dtype = dtype;
+  v.shape = std::move(shape);
+  const uint32_t n = element_count(v.shape);
+  if (n == 0) throw GraphError("tensor '" + v.name + "' has no elements");
+  v.tile.assign(n, -1);
+  vars_.push_back(std::move(v));
+  return tensor(static_cast<uint32_t>(vars_.size() - 1));
+}
+
+Tensor Graph::add_hidden_variable(DType dtype, std::vector<uint32_t> shape, std::string name) {
+  Tensor t = add_variable(dtype, std::move(shape), std::move(name));
+  vars_[t.var].hidden = true;
+  return t;
+}
+
+Tensor Graph::tensor(uint32_t var) const {
+  const Variable& v = vars_.at(var);
+  return Tensor{var, 0, v.size(), v.shape};
+}
+
+Variable& Graph::var_of(const Tensor& t, const char* what) {
+  if (!t.valid() || t.var >= vars_.size()) throw GraphError(std::string(what) + ": not a tensor of this graph");
+  if (t.end > vars_[t.var].size() || t.begin >= t.end)
+    throw GraphError(std::string(what) + ": view outside tensor '" + vars_[t.var].name + "'");
+  return vars_[t.var];
+}
+
+void Graph::set_tile_mapping(const Tensor& t, uint32_t tile) {
+  Variable& v = var_of(t, "set_tile_mapping");
+  if (tile >= target_->tiles)
+    throw GraphError("set_tile_mapping(" + describe(t) + "): tile " + std::to_string(tile) + " but target '" +
+                     std::string(target_->name) + "' has " + std::to_string(target_->tiles));
+  for (uint32_t i = t.begin; i < t.end; ++i) v.tile[i] = static_cast<int32_t>(tile);
+}
+
+void Graph::map_linearly(const Tensor& t, uint32_t grain) {
+  if (grain == 0) throw GraphError("map_linearly(" + describe(t) + "): grain 0");
+  const uint32_t tiles = target_->tiles;
+  const uint32_t grains = (t.size() + grain - 1) / grain;
+  const uint32_t per_tile = (grains + tiles - 1) / tiles * grain;
+  for (uint32_t b = 0, tile = 0; b < t.size(); b += per_tile, ++tile)
+    set_tile_mapping(t.slice(b, std::min(t.size(), b + per_tile)), tile);
+}
+
+void Graph::set_initial_words(const Tensor& t, const std::vector<uint32_t>& words) {
+  Variable& v = var_of(t, "set_initial_value");
+  if (words.size() != t.size())
+    throw GraphError("set_initial_value(" + describe(t) + "): " + std::to_string(words.size()) + " values for " +
+                     std::to_string(t.size()) + " elements");
+  if (v.initial.empty()) v.initial.assign(v.size(), 0);
+  std::copy(words.begin(), words.end(), v.initial.begin() + t.begin);
+}
+
+void Graph::set_initial_value(const Tensor& t, const std::vector<float>& values) {
+  std::vector<uint32_t> words;
+  for (float f : values) words.push_back(std::bit_cast<uint32_t>(f));
+  set_initial_words(t, words);
+}
+
+std::vector<Interval> Graph::intervals(const Tensor& t) const {
+  const Variable& v = vars_.at(t.var);
+  std::vector<Interval> out;
+  for (uint32_t i = t.begin; i < t.end; ++i) {
+    if (v.tile[i] < 0)
+      throw GraphError("tensor '" + v.name + "': element " + std::to_string(i) + " is not mapped to a tile");
+    const uint32_t tile = static_cast<uint32_t>(v.tile[i]);
+    if (!out.empty() && out.back().tile == tile && out.back().end == i) ++out.back().end;
+    else out.push_back({tile, i, i + 1});
+  }
+  return out;
+}
+
+std::string Graph::describe(const Tensor& t) const {
+  if (!t.valid() || t.var >= vars_.size()) return "<no tensor>";
+  const Variable& v = vars_[t.var];
+  if (t.begin == 0 && t.end == v.size()) return v.name;
+  return v.name + "[" + std::to_string(t.begin) + ":" + std::to_string(t.end) + "]";
+}
+
+ComputeSet Graph::add_compute_set(std::string name) {
+  compute_sets_.push_back({std::move(name), {}});
+  return {static_cast<uint32_t>(compute_sets_.size() - 1)};
+}
+
+Vertex Graph::add_vertex(ComputeSet cs, const std::string& codelet, uint32_t tile) {
+  if (cs.id >= compute_sets_.size()) throw GraphError("add_vertex: no compute set " + std::to_string(cs.id));
+  const CodeletInfo& c = find_codelet(codelet);
+  if (tile >= target_->tiles)
+    throw GraphError("add_vertex(" + codelet + "): tile " + std::to_string(tile) + " out of range");
+  VertexData v;
+  v.compute_set = cs.id;
+  v.codelet = c.index;
+  v.tile = tile;
+  v.fields.resize(c.fields.size());
+  vertices_.push_back(std::move(v));
+  const uint32_t id = static_cast<uint32_t>(vertices_.size() - 1);
+  compute_sets_[cs.id].vertices.push_back(id);
+  return {id};
+}
+
+std::string Graph::describe(Vertex v) const {
+  const VertexData& d = vertices_.at(v.id);
+  return "vertex " + std::to_string(v.id) + " (" + codelets()[d.codelet].name + " on tile " + std::to_string(d.tile) +
+         ", compute set '" + compute_sets_[d.compute_set].name + "')";
+}
+
+FieldValue& Graph::field_of(Vertex v, const std::string& field, bool pointer) {
+  if (v.id >= vertices_.size()) throw GraphError("no vertex " + std::to_string(v.id));
+  VertexData& d = vertices_[v.id];
+  const CodeletInfo& c = codelets()[d.codelet];
+  const int i = c.field_index(field);
+  if (i < 0) throw GraphError(describe(v) + ": codelet " + c.name + " has no field '" + field + "' (" + c.signature + ")");
+  if (c.fields[i].is_pointer() != pointer)
+    throw GraphError(describe(v) + ": field '" + field + "' is " + (pointer ? "a value" : "a pointer") + " (" +
+                     c.signature + ")");
+  return d.fields[i];
+}
+
+void Graph::connect(Vertex v, const std::string& field, const Tensor& region) {
+  FieldValue& f = field_of(v, field, true);
+  var_of(region, "connect");
+  // Checked now if the region is already mapped (again at compile time in any case).
+  const uint32_t tile = vertices_[v.id].tile;
+  bool mapped = true;
+  for (uint32_t i = region.begin; i < region.end; ++i) mapped &= vars_[region.var].tile[i] >= 0;
+  if (mapped) {
+    const auto iv = intervals(region);
+    if (iv.size() != 1 || iv[0].tile != tile)
+      throw GraphError(describe(v) + ": field '" + field + "': " + describe(region) +
+                       " is not contiguous on tile " + std::to_string(tile));
+  }
+  f.set = true;
+  f.region = region;
+}
+
+void Graph::set_field(Vertex v, const std::string& field, uint32_t value) {
+  FieldValue& f = field_of(v, field, false);
+  f.set = true;
+  f.word = value;
+}
+
+void Graph::set_field_f32(Vertex v, const std::string& field, float value) {
+  set_field(v, field, std::bit_cast<uint32_t>(value));
+}
+
+Stream Graph::add_stream(std::string name, DType dtype, std::vector<uint32_t> shape) {
+  for (const StreamData& s : streams_)
+    if (s.name == name) throw GraphError("stream '" + name + "' defined twice");
+  element_count(shape);
+  streams_.push_back({std::move(name), dtype, std::move(shape)});
+  return {static_cast<uint32_t>(streams_.size() - 1)};
+}
+
+void Graph::add_program(std::string name, Program program) {
+  for (const auto& p : programs_)
+    if (p.first == name) throw GraphError("program '" + name + "' defined twice");
+  programs_.emplace_back(std::move(name), std::move(program));
+}
+
+}  // namespace tessera::graph

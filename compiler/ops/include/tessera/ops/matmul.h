@@ -1,0 +1,40 @@
+// Matrix multiplication lowered onto tiles: C (m x n) = A (m x k) * B (k x n), all f32
+// row-major, split over a grid of pm x pk x pn tiles chosen by a planner.
+//
+// Tile (im, ik, in) computes the partial product of A's block (im, ik) and B's block
+// (ik, in) with one matmul vertex; the pk partials of output block (im, in) are reduced
+// on the pk tiles of that block, each taking a share of its rows (reduce_sum vertices, one
+// per row), and those rows of C live there. Operand blocks are gathered by Copy unless the
+// operand already lies where the vertex needs it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tessera/graph/graph.h"
+#include "tessera/ops/cost_model.h"
+
+namespace tessera::ops {
+
+struct MatMulPlan {
+  uint32_t pm = 1, pk = 1, pn = 1;  // tiles along m, k, n
+  double compute = 0, exchange = 0; // estimated cycles
+  double total() const { return compute + exchange; }
+  uint32_t tiles() const { return pm * pk * pn; }
+};
+
+// The split of (m, k, n) over at most `tiles` tiles with the least estimated cycles
+// (exhaustive over pm, pk, pn). `b_is_placed`: B is a weight the plan may lay out where
+// its blocks are used (no gather when pm == 1 and pn == 1).
+MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const CostModel& cost);
+// Estimated cycles of one plan (what plan_matmul minimises).
+MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint32_t pk, uint32_t pn,
+                           const CostModel& cost);
+
+// Adds C = A * B to `g`: the operand copies, the partials and the reduction as steps of
+// `prog` (a Sequence), and returns C, mapped. A and B must be mapped; they are only read.
+// If B is unmapped it is mapped here, block by block where the plan needs it (weights).
+graph::Tensor matmul(graph::Graph& g, graph::Program& prog, const graph::Tensor& a, const graph::Tensor& b,
+                     const MatMulPlan& plan, const std::string& name);
+
+}  // namespace tessera::ops

@@ -1,0 +1,119 @@
+// What the passes hand each other, from the vertex graph down to the executable:
+//
+//   Graph --lower_programs--> Lowered --plan_exchanges--> ExchangePlan
+//         --plan_memory--> MemoryPlan --resolve_addresses--> Resolved --codegen--> exe::Executable
+//
+// Each has a text dump (dump.h) that the golden tests compare.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tessera/arch/control.h"
+#include "tessera/exe/executable.h"
+#include "tessera/graph/graph.h"
+
+namespace tessera::passes {
+
+using graph::Tensor;
+
+// The global control programs, with global tables shared by all programs: the bytecode's
+// Execute operands are compute-set ids, Exchange operands index `exchanges`, HostSync
+// operands index `host_syncs`, If operands index `conditions`.
+struct Lowered {
+  struct Exchange {
+    std::vector<std::pair<Tensor, Tensor>> copies;  // src -> dst, each of equal size
+  };
+  struct HostSync {  // one HostWrite/HostRead: one exe::Stream
+    uint32_t stream = 0;  // the graph's stream
+    Tensor tensor;
+    exe::StreamDirection direction = exe::StreamDirection::kHostToDevice;
+    std::string name;     // unique: the stream's name, "#k" added on its k-th reuse
+  };
+  struct Condition {
+    Tensor cond;       // the one-word condition
+    Tensor broadcast;  // hidden [tiles] variable, element t on tile t: tile t's copy
+  };
+  struct Program {
+    std::string name;
+    std::vector<uint32_t> words;       // the bytecode, ending in kCtlEnd
+    std::vector<uint32_t> host_syncs;  // HostSync operands in program order
+  };
+  std::vector<Program> programs;
+  std::vector<Exchange> exchanges;
+  std::vector<HostSync> host_syncs;
+  std::vector<Condition> conditions;
+};
+
+// Exchanges and host streams split into runs that are contiguous on one tile at both ends.
+struct ExchangePlan {
+  struct Transfer {  // becomes one SendEntry
+    uint32_t src_tile = 0, dst_tile = 0;
+    Tensor src, dst;  // equal sizes, each contiguous on its tile
+  };
+  struct Exchange {
+    std::vector<std::vector<Transfer>> sends;  // per tile: its send list
+    std::vector<uint32_t> recv_words;          // per tile
+  };
+  struct StreamRun {  // stream elements [offset, offset + region.size()) <-> region on tile
+    uint32_t tile = 0;
+    Tensor region;
+    uint32_t offset = 0;
+  };
+  struct Stream {
+    std::vector<StreamRun> runs;
+    std::vector<uint32_t> recv_words;  // per tile: words the host writes there
+  };
+  std::vector<Exchange> exchanges;
+  std::vector<Stream> streams;  // per Lowered::host_syncs entry
+};
+
+// The firmware's memory: everything below firmware_end (code, data, the header at `header`
+// and the stack) belongs to it.
+struct FirmwareLayout {
+  uint32_t header = 0;        // tessera_tile_header
+  uint32_t firmware_end = 0;  // __firmware_end
+  uint32_t stack_bytes = 4096;
+};
+
+// Addresses of everything the loader writes, per tile, and the usage report.
+struct MemoryPlan {
+  struct Placed {  // one interval of a variable
+    uint32_t tile = 0, begin = 0, end = 0, addr = 0;
+  };
+  struct Tile {
+    std::vector<uint32_t> programs;       // per program: its copy of the bytecode
+    uint32_t cs_table = 0, xchg_table = 0, stream_table = 0, cond_table = 0;
+    std::vector<uint32_t> vertex_arrays;  // per compute set: Vertex[count]
+    std::vector<uint32_t> send_lists;     // per exchange: SendEntry[entries]
+    exe::TileMemory usage;
+    uint64_t needed = 0;                  // bytes from firmware_end up, incl. alignment
+  };
+  uint32_t sram_end = 0;
+  std::vector<Tile> tiles;
+  std::vector<uint32_t> vertex_state;            // per vertex: its state record
+  std::vector<std::vector<Placed>> tensors;      // per variable, in element order
+  std::vector<std::string> errors;               // tiles that do not fit, one line each
+
+  // The address of the first element of a region contiguous on one tile.
+  uint32_t addr_of(const Tensor& t) const;
+};
+
+// Concrete words for every table, per tile.
+struct Resolved {
+  struct Tile {
+    std::vector<std::vector<arch::Vertex>> compute_sets;            // per compute set
+    std::vector<std::pair<uint32_t, std::vector<uint32_t>>> states;  // (address, state record)
+    std::vector<std::vector<arch::SendEntry>> sends;                // per exchange
+    std::vector<uint32_t> recv_words;                               // per exchange
+    std::vector<uint32_t> stream_recv_words;                        // per host sync
+    std::vector<uint32_t> conditions;                               // per If: its word's address
+  };
+  std::vector<Tile> tiles;
+  std::vector<exe::Tensor> tensors;  // the user's variables, with addresses
+  std::vector<exe::Stream> streams;  // per host sync
+};
+
+}  // namespace tessera::passes

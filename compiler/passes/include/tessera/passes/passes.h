@@ -1,0 +1,57 @@
+// The compiler's passes from the vertex graph to an executable, one per file, each with
+// one entry point, and the whole pipeline as compile().
+//
+//   passes::CompileOptions o;
+//   o.firmware = bytes_of("tessera-firmware.elf");
+//   o.layout = {header, firmware_end};  // from its symbols
+//   exe::Executable x = passes::compile(graph, o);
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tessera/passes/ir.h"
+
+namespace tessera::passes {
+
+// lower_programs.cpp: programs -> global control programs (adds hidden tensors to `g`).
+Lowered lower_programs(graph::Graph& g);
+// plan_exchanges.cpp: copies and host transfers -> per-tile runs, checked.
+ExchangePlan plan_exchanges(const graph::Graph& g, const Lowered& l);
+// plan_memory.cpp: per-tile addresses and the usage report; never throws for lack of
+// space (it reports into `errors`).
+MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePlan& x, const FirmwareLayout& fw);
+// resolve_addresses.cpp: vertex state words, send entries, stream and tensor addresses.
+Resolved resolve_addresses(const graph::Graph& g, const Lowered& l, const ExchangePlan& x, const MemoryPlan& m);
+
+struct CompileOptions {
+  std::vector<uint8_t> firmware;  // the firmware ELF's bytes, stored in the executable
+  FirmwareLayout layout;
+};
+
+// codegen.cpp: the executable's segments and metadata.
+exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPlan& m, const Resolved& r,
+                        const CompileOptions& o);
+
+// A graph that cannot compile for lack of memory: the message names the tiles, and the
+// full per-tile report is still there.
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(const std::string& what, std::vector<exe::TileMemory> memory)
+      : std::runtime_error(what), memory(std::move(memory)) {}
+  std::vector<exe::TileMemory> memory;
+};
+
+// validate, lower_programs, plan_exchanges, plan_memory, resolve_addresses, codegen.
+// Throws graph::GraphError or CompileError.
+exe::Executable compile(const graph::Graph& g, const CompileOptions& o);
+
+// Text dumps of each stage, for the golden tests and for debugging.
+std::string dump(const graph::Graph& g, const Lowered& l);
+std::string dump(const graph::Graph& g, const ExchangePlan& x);
+std::string dump(const graph::Graph& g, const MemoryPlan& m);
+std::string dump(const Resolved& r);
+std::string dump(const exe::Executable& e);
+
+}  // namespace tessera::passes

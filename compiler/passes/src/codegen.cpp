@@ -1,0 +1,154 @@
+// Pass: emit the executable.
+//
+// Transformations:
+//   - per tile, memory images (exe::Segments): the TileHeader at the firmware's header
+//     address (pointing at the first program), each program's bytecode copy, the
+//     compute-set/exchange/stream/condition tables, Vertex arrays and state records, send
+//     lists, and the initial data of variables that have one; adjacent runs are merged;
+//   - metadata: tensors, streams, programs (per tile the address of their copy, their
+//     host syncs in order), the debug map (vertex -> codelet as op, compute set as layer),
+//     the memory report, and a static count of supersteps and exchanged bytes for one run
+//     of the first program.
+#include <bit>
+#include <map>
+
+#include "tessera/arch/arch_hash.h"
+#include "tessera/passes/passes.h"
+
+namespace tessera::passes {
+namespace {
+
+// One tile's words by address, merged into segments at the end.
+class Image {
+ public:
+  void put(uint32_t addr, const std::vector<uint32_t>& words) {
+    for (size_t i = 0; i < words.size(); ++i) words_[addr + 4 * static_cast<uint32_t>(i)] = words[i];
+  }
+  void segments(uint32_t tile, std::vector<exe::Segment>& out) const {
+    uint32_t next = 0;
+    exe::Segment* s = nullptr;
+    for (const auto& [addr, w] : words_) {
+      if (!s || addr != next) s = &out.emplace_back(exe::Segment{tile, addr, {}});
+      for (int b = 0; b < 4; ++b) s->bytes.push_back(static_cast<uint8_t>(w >> (8 * b)));
+      next = addr + 4;
+    }
+  }
+
+ private:
+  std::map<uint32_t, uint32_t> words_;
+};
+
+// Barriers and exchanged bytes of one run of `words` [begin, end).
+struct Cost {
+  uint32_t supersteps = 0;
+  uint64_t bytes = 0;
+};
+Cost cost(const std::vector<uint32_t>& w, size_t begin, size_t end, const std::vector<uint64_t>& xchg_bytes) {
+  Cost c;
+  for (size_t i = begin; i < end;) {
+    switch (w[i]) {
+      case arch::kCtlExecute: i += 2; break;
+      case arch::kCtlExchange: c.supersteps++, c.bytes += xchg_bytes[w[i + 1]], i += 2; break;
+      case arch::kCtlSync: c.supersteps++, i += 1; break;
+      case arch::kCtlHostSync: c.supersteps++, i += 2; break;
+      case arch::kCtlRepeat: {
+        const Cost b = cost(w, i + 3, i + 3 + w[i + 2], xchg_bytes);
+        c.supersteps += b.supersteps * w[i + 1], c.bytes += b.bytes * w[i + 1];
+        i += 3 + w[i + 2];
+        break;
+      }
+      case arch::kCtlIf: {  // the costlier branch
+        const Cost t = cost(w, i + 4, i + 4 + w[i + 2], xchg_bytes);
+        const Cost e = cost(w, i + 4 + w[i + 2], i + 4 + w[i + 2] + w[i + 3], xchg_bytes);
+        const Cost& m = t.supersteps >= e.supersteps ? t : e;
+        c.supersteps += m.supersteps, c.bytes += m.bytes;
+        i += 4 + w[i + 2] + w[i + 3];
+        break;
+      }
+      default: i = end; break;  // kCtlEnd
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPlan& m, const Resolved& r,
+                        const CompileOptions& o) {
+  const uint32_t tiles = g.target().tiles;
+  exe::Executable e;
+  e.target = std::string(g.target().name);
+  e.target_hash = g.target().hash;
+  e.arch_hash = arch::kArchHash;
+  e.tiles = tiles;
+  e.header_addr = o.layout.header;
+  e.firmware = o.firmware;
+  e.firmware_hash = exe::fnv1a(e.firmware.data(), e.firmware.size());
+
+  for (uint32_t t = 0; t < tiles; ++t) {
+    const MemoryPlan::Tile& mt = m.tiles[t];
+    const Resolved::Tile& rt = r.tiles[t];
+    Image img;
+    const auto n = [](size_t k) { return static_cast<uint32_t>(k); };
+    img.put(o.layout.header, {arch::kTileHeaderMagic, arch::kTileHeaderVersion, mt.programs.at(0),
+                              n(l.programs[0].words.size()), mt.cs_table, n(rt.compute_sets.size()), mt.xchg_table,
+                              n(rt.sends.size()), mt.stream_table, n(rt.stream_recv_words.size()), mt.cond_table,
+                              n(rt.conditions.size())});
+    for (size_t p = 0; p < l.programs.size(); ++p) img.put(mt.programs[p], l.programs[p].words);
+    std::vector<uint32_t> table;
+    for (size_t cs = 0; cs < rt.compute_sets.size(); ++cs) {
+      table.insert(table.end(), {mt.vertex_arrays[cs], n(rt.compute_sets[cs].size())});
+      std::vector<uint32_t> vs;
+      for (const arch::Vertex& v : rt.compute_sets[cs]) vs.insert(vs.end(), {v.codelet, v.state});
+      img.put(mt.vertex_arrays[cs], vs);
+    }
+    img.put(mt.cs_table, table);
+    table.clear();
+    for (size_t x = 0; x < rt.sends.size(); ++x) {
+      table.insert(table.end(), {mt.send_lists[x], n(rt.sends[x].size()), rt.recv_words[x]});
+      std::vector<uint32_t> list;
+      for (const arch::SendEntry& s : rt.sends[x]) list.insert(list.end(), {s.src, s.bytes, s.dst_node, s.dst_addr});
+      img.put(mt.send_lists[x], list);
+    }
+    img.put(mt.xchg_table, table);
+    img.put(mt.stream_table, rt.stream_recv_words);
+    img.put(mt.cond_table, rt.conditions);
+    for (const auto& [addr, words] : rt.states) img.put(addr, words);
+    // Initial values of variables placed on this tile.
+    for (uint32_t v = 0; v < g.variables().size(); ++v) {
+      const graph::Variable& var = g.variables()[v];
+      if (var.initial.empty()) continue;
+      for (const MemoryPlan::Placed& p : m.tensors[v])
+        if (p.tile == t)
+          img.put(p.addr, std::vector<uint32_t>(var.initial.begin() + p.begin, var.initial.begin() + p.end));
+    }
+    img.segments(t, e.segments);
+    e.memory.push_back(mt.usage);
+  }
+
+  e.tensors = r.tensors;
+  e.streams = r.streams;
+  for (size_t p = 0; p < l.programs.size(); ++p) {
+    exe::Program& ep = e.programs.emplace_back();
+    ep.name = l.programs[p].name;
+    ep.words = static_cast<uint32_t>(l.programs[p].words.size());
+    for (uint32_t t = 0; t < tiles; ++t) ep.tile_program.push_back(m.tiles[t].programs[p]);
+    ep.streams = l.programs[p].host_syncs;
+  }
+  for (const graph::CodeletInfo& c : graph::codelets()) e.op_names.push_back(c.name);
+  for (const graph::ComputeSetData& cs : g.compute_sets()) e.layer_names.push_back(cs.name);
+  for (uint32_t cs = 0; cs < g.compute_sets().size(); ++cs)
+    for (uint32_t v : g.compute_sets()[cs].vertices)
+      e.vertices.push_back({g.vertices()[v].tile, cs, g.vertices()[v].codelet, cs});
+
+  std::vector<uint64_t> xchg_bytes(r.tiles.empty() ? 0 : r.tiles[0].sends.size(), 0);
+  for (const Resolved::Tile& rt : r.tiles)
+    for (size_t x = 0; x < rt.sends.size(); ++x)
+      for (const arch::SendEntry& s : rt.sends[x]) xchg_bytes[x] += s.bytes;
+  const Cost c = cost(l.programs[0].words, 0, l.programs[0].words.size(), xchg_bytes);
+  e.supersteps = c.supersteps;
+  e.exchange_bytes = c.bytes;
+  return e;
+}
+
+}  // namespace tessera::passes

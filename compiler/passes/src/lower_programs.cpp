@@ -1,0 +1,135 @@
+// Pass: lower the graph's program trees into the global control programs.
+//
+// Transformations:
+//   - Sequence: flattened inline (nested Sequences vanish).
+//   - Execute(cs) -> [Execute, cs].
+//   - Copy, and each run of consecutive Copies -> one [Exchange, x] superstep; a Copy that
+//     reads or writes what an earlier Copy of the run writes starts a new superstep, so that
+//     no exchange writes an address twice or reads what it writes.
+//   - Repeat(n, body) -> [Repeat, n, words(body)] body.
+//   - If(c, then, else) -> [Exchange, b] broadcasting c to a hidden [tiles] tensor (one word
+//     on every tile), then [If, k, words(then), words(else)] then else, where condition k
+//     points each tile at its copy.
+//   - HostWrite/HostRead -> [HostSync, s], one host sync (one exe::Stream) per occurrence.
+//   - every program ends with [End].
+// Exchanges, host syncs and conditions are numbered globally over all programs: the tiles
+// have one set of tables, and each program only names its own entries.
+#include <map>
+
+#include "tessera/passes/passes.h"
+
+namespace tessera::passes {
+namespace {
+
+using arch::kCtlEnd;
+using graph::Program;
+
+class Lowering {
+ public:
+  Lowering(graph::Graph& g, Lowered& out) : g_(g), out_(out) {}
+
+  void program(const std::string& name, const Program& p) {
+    prog_ = &out_.programs.emplace_back();
+    prog_->name = name;
+    lower(p, prog_->words);
+    flush(prog_->words);
+    prog_->words.push_back(kCtlEnd);
+  }
+
+ private:
+  // Ends the current run of Copies: one Exchange superstep.
+  void flush(std::vector<uint32_t>& w) {
+    if (pending_.empty()) return;
+    w.insert(w.end(), {arch::kCtlExchange, static_cast<uint32_t>(out_.exchanges.size())});
+    out_.exchanges.push_back({std::move(pending_)});
+    pending_.clear();
+  }
+
+  // Whether `c` must start a new superstep after the pending copies (a data hazard).
+  bool conflicts(const Program& c) const {
+    for (const auto& [src, dst] : pending_)
+      if (dst.overlaps(c.src) || dst.overlaps(c.dst) || src.overlaps(c.dst)) return true;
+    return false;
+  }
+
+  // A body lowered on its own (Repeat, If): its words, with its copies flushed inside.
+  std::vector<uint32_t> body(const Program& p) {
+    std::vector<uint32_t> w;
+    lower(p, w);
+    flush(w);
+    return w;
+  }
+
+  void lower(const Program& p, std::vector<uint32_t>& w) {
+    using K = Program::Kind;
+    if (p.kind == K::kCopy) {
+      if (conflicts(p)) flush(w);
+      pending_.emplace_back(p.src, p.dst);
+      return;
+    }
+    if (p.kind == K::kSequence) {
+      for (const Program& c : p.body) lower(c, w);
+      return;
+    }
+    flush(w);
+    switch (p.kind) {
+      case K::kExecute: w.insert(w.end(), {arch::kCtlExecute, p.compute_set}); break;
+      case K::kRepeat: {
+        const auto b = body(p.body[0]);
+        w.insert(w.end(), {arch::kCtlRepeat, p.count, static_cast<uint32_t>(b.size())});
+        w.insert(w.end(), b.begin(), b.end());
+        break;
+      }
+      case K::kIf: {
+        const uint32_t k = static_cast<uint32_t>(out_.conditions.size());
+        const auto dtype = g_.variables()[p.src.var].dtype;
+        Tensor copies = g_.add_hidden_variable(dtype, {g_.target().tiles}, "__cond" + std::to_string(k));
+        for (uint32_t t = 0; t < g_.target().tiles; ++t) g_.set_tile_mapping(copies.slice(t, t + 1), t);
+        out_.conditions.push_back({p.src, copies});
+        pending_.emplace_back(p.src, copies.slice(0, 1));  // one source word to every tile
+        for (uint32_t t = 1; t < g_.target().tiles; ++t) pending_.emplace_back(p.src, copies.slice(t, t + 1));
+        flush(w);
+        const auto then_words = body(p.body[0]), else_words = body(p.else_body[0]);
+        w.insert(w.end(), {arch::kCtlIf, k, static_cast<uint32_t>(then_words.size()),
+                           static_cast<uint32_t>(else_words.size())});
+        w.insert(w.end(), then_words.begin(), then_words.end());
+        w.insert(w.end(), else_words.begin(), else_words.end());
+        break;
+      }
+      case K::kHostWrite:
+      case K::kHostRead: {
+        const bool in = p.kind == K::kHostWrite;
+        const uint32_t s = static_cast<uint32_t>(out_.host_syncs.size());
+        std::string name = g_.streams()[p.stream].name;
+        const uint32_t reuse = uses_[name]++;
+        if (reuse) name += "#" + std::to_string(reuse);
+        out_.host_syncs.push_back({p.stream, in ? p.dst : p.src,
+                                   in ? exe::StreamDirection::kHostToDevice : exe::StreamDirection::kDeviceToHost,
+                                   name});
+        prog_->host_syncs.push_back(s);
+        w.insert(w.end(), {arch::kCtlHostSync, s});
+        break;
+      }
+      default: break;
+    }
+  }
+
+  graph::Graph& g_;
+  Lowered& out_;
+  Lowered::Program* prog_ = nullptr;
+  std::vector<std::pair<Tensor, Tensor>> pending_;
+  std::map<std::string, uint32_t> uses_;
+};
+
+}  // namespace
+
+Lowered lower_programs(graph::Graph& g) {
+  Lowered out;
+  Lowering l(g, out);
+  // Copy the list: lowering adds hidden variables to g, not programs.
+  const auto programs = g.programs();
+  for (const auto& [name, p] : programs) l.program(name, p);
+  return out;
+}
+
+}  // namespace tessera::passes

@@ -1,0 +1,93 @@
+// Pass: plan every exchange and host stream symbolically, in tensor regions.
+//
+// Transformations:
+//   - each Copy src -> dst of an exchange is split along the interval boundaries of both
+//     tensors into transfers, each contiguous on one source tile and one destination tile;
+//     a transfer goes into its source tile's send list and adds its words to the
+//     destination tile's receive count;
+//   - each host sync's tensor is split along its intervals into stream runs (stream offset,
+//     tile, region); a host-to-device run adds its words to that tile's receive count.
+// Checks (a GraphError naming the tensors): no element is written twice in one exchange,
+// and no exchange writes an element that one of its transfers reads.
+#include <algorithm>
+#include <tuple>
+
+#include "tessera/passes/passes.h"
+
+namespace tessera::passes {
+namespace {
+
+using Transfer = ExchangePlan::Transfer;
+
+// Splits src -> dst at every interval boundary of either side.
+std::vector<Transfer> split(const graph::Graph& g, const Tensor& src, const Tensor& dst) {
+  const auto si = g.intervals(src), di = g.intervals(dst);
+  std::vector<Transfer> out;
+  size_t a = 0, b = 0;
+  for (uint32_t off = 0; off < src.size();) {
+    // Offsets (within the copy) where the current source and destination intervals end.
+    const uint32_t s_end = si[a].end - src.begin, d_end = di[b].end - dst.begin;
+    const uint32_t end = std::min(s_end, d_end);
+    out.push_back({si[a].tile, di[b].tile, src.slice(off, end), dst.slice(off, end)});
+    off = end;
+    if (end == s_end) ++a;
+    if (end == d_end) ++b;
+  }
+  return out;
+}
+
+// Element ranges of one variable written or read in an exchange, for the hazard checks.
+struct Span {
+  uint32_t var, begin, end;
+  const Tensor* who;
+};
+
+void check_hazards(const graph::Graph& g, const Lowered::Exchange& x, uint32_t index) {
+  std::vector<Span> writes, reads;
+  for (const auto& [src, dst] : x.copies) {
+    writes.push_back({dst.var, dst.begin, dst.end, &dst});
+    reads.push_back({src.var, src.begin, src.end, &src});
+  }
+  auto by_start = [](const Span& p, const Span& q) { return std::tie(p.var, p.begin) < std::tie(q.var, q.begin); };
+  std::sort(writes.begin(), writes.end(), by_start);
+  const std::string where = "exchange " + std::to_string(index) + ": ";
+  for (size_t i = 1; i < writes.size(); ++i)
+    if (writes[i].var == writes[i - 1].var && writes[i].begin < writes[i - 1].end)
+      throw graph::GraphError(where + g.describe(*writes[i - 1].who) + " and " + g.describe(*writes[i].who) +
+                              " are both written (an address written twice)");
+  for (const Span& w : writes)
+    for (const Span& r : reads)
+      if (w.var == r.var && w.begin < r.end && r.begin < w.end)
+        throw graph::GraphError(where + g.describe(*w.who) + " is written while " + g.describe(*r.who) +
+                                " is read");
+}
+
+}  // namespace
+
+ExchangePlan plan_exchanges(const graph::Graph& g, const Lowered& l) {
+  const uint32_t tiles = g.target().tiles;
+  ExchangePlan plan;
+  for (uint32_t i = 0; i < l.exchanges.size(); ++i) {
+    check_hazards(g, l.exchanges[i], i);
+    ExchangePlan::Exchange& x = plan.exchanges.emplace_back();
+    x.sends.resize(tiles);
+    x.recv_words.assign(tiles, 0);
+    for (const auto& [src, dst] : l.exchanges[i].copies)
+      for (Transfer& t : split(g, src, dst)) {
+        x.recv_words[t.dst_tile] += t.dst.size();
+        x.sends[t.src_tile].push_back(std::move(t));
+      }
+  }
+  for (const Lowered::HostSync& h : l.host_syncs) {
+    ExchangePlan::Stream& s = plan.streams.emplace_back();
+    s.recv_words.assign(tiles, 0);
+    for (const graph::Interval& iv : g.intervals(h.tensor)) {
+      const uint32_t offset = iv.begin - h.tensor.begin;
+      s.runs.push_back({iv.tile, h.tensor.slice(offset, iv.end - h.tensor.begin), offset});
+      if (h.direction == exe::StreamDirection::kHostToDevice) s.recv_words[iv.tile] += iv.end - iv.begin;
+    }
+  }
+  return plan;
+}
+
+}  // namespace tessera::passes

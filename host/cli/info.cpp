@@ -1,0 +1,80 @@
+// `tessera info`: what an executable holds, for a person deciding where memory goes.
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "cli.h"
+#include "tessera/exe/file.h"
+
+namespace tessera::cli {
+
+namespace {
+
+std::string shape_text(exe::DType t, const std::vector<uint32_t>& shape) {
+  std::string s = std::string(exe::dtype_name(t)) + "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+// "N intervals on M tiles"
+std::string placement(const std::vector<exe::Interval>& iv) {
+  std::set<uint32_t> tiles;
+  for (const auto& i : iv) tiles.insert(i.tile);
+  return std::to_string(iv.size()) + " intervals on " + std::to_string(tiles.size()) + " tiles";
+}
+
+}  // namespace
+
+int info(const std::string& model) {
+  const exe::Executable e = exe::read_file(model);
+  std::printf("%s: target %s, %u tiles, firmware %zu bytes, %zu segments\n", model.c_str(), e.target.c_str(), e.tiles,
+              e.firmware.size(), e.segments.size());
+
+  // Memory per tile by category: min / median / max over the tiles.
+  using Field = uint32_t exe::TileMemory::*;
+  const std::pair<const char*, Field> cats[] = {
+      {"code", &exe::TileMemory::code},           {"stack", &exe::TileMemory::stack},
+      {"control", &exe::TileMemory::control},     {"vertex state", &exe::TileMemory::vertex_state},
+      {"send lists", &exe::TileMemory::send_lists}, {"landing", &exe::TileMemory::landing},
+      {"tensors", &exe::TileMemory::tensors}};
+  auto stats = [&](auto value) {
+    std::vector<uint64_t> v;
+    for (const exe::TileMemory& m : e.memory) v.push_back(value(m));
+    std::sort(v.begin(), v.end());
+    if (v.empty()) v.push_back(0);
+    std::printf("%12llu %12llu %12llu\n", (unsigned long long)v.front(), (unsigned long long)v[v.size() / 2],
+                (unsigned long long)v.back());
+  };
+  std::printf("\nmemory per tile (bytes)        min       median          max\n");
+  for (const auto& [name, field] : cats) {
+    std::printf("  %-14s", name);
+    stats([&](const exe::TileMemory& m) { return uint64_t{m.*field}; });
+  }
+  std::printf("  %-14s", "total");
+  stats([&](const exe::TileMemory& m) {
+    uint64_t s = 0;
+    for (const auto& c : cats) s += m.*(c.second);
+    return s;
+  });
+
+  std::printf("\nsupersteps (first program, static estimate): %u\nexchange bytes: %llu\n", e.supersteps,
+              (unsigned long long)e.exchange_bytes);
+  std::printf("\nprograms:\n");
+  for (const exe::Program& p : e.programs) {
+    std::string streams;
+    for (uint32_t i : p.streams) streams += (streams.empty() ? "" : ", ") + e.streams.at(i).name;
+    std::printf("  %-20s %u words, host syncs: %s\n", p.name.c_str(), p.words, streams.empty() ? "none" : streams.c_str());
+  }
+  std::printf("\ntensors:\n");
+  for (const exe::Tensor& t : e.tensors)
+    std::printf("  %-20s %-16s %s%s\n", t.name.c_str(), shape_text(t.dtype, t.shape).c_str(),
+                placement(t.intervals).c_str(), t.persistent ? ", persistent" : "");
+  std::printf("\nstreams:\n");
+  for (const exe::Stream& s : e.streams)
+    std::printf("  %-20s %-16s %s, host sync operand %u, %s\n", s.name.c_str(), shape_text(s.dtype, s.shape).c_str(),
+                s.direction == exe::StreamDirection::kHostToDevice ? "host->device" : "device->host", s.index,
+                placement(s.intervals).c_str());
+  return 0;
+}
+
+}  // namespace tessera::cli

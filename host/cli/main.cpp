@@ -1,0 +1,52 @@
+// tessera: the command-line front of the host runtime (docs/runtime.md).
+//   tessera info model.tsx
+//   tessera run model.tsx --device emu|emu-native [--threads N] [--input name=file]...
+//               [--output name=file]... [--program NAME] [--report run.json]
+// Every error is caught and printed as "tessera: error: ..." with exit status 1 (2 for a bad
+// command line); nothing aborts.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.h"
+
+namespace tessera::cli {
+void note(const std::string& line) { std::fprintf(stderr, "tessera: %s\n", line.c_str()); }
+}  // namespace tessera::cli
+
+int main(int argc, char** argv) {
+  using namespace tessera::cli;
+  CLI::App app{"Tessera: run and inspect compiled executables (.tsx)."};
+  app.require_subcommand(1);
+
+  std::string info_model;
+  CLI::App* info_cmd = app.add_subcommand("info", "print an executable's target, memory per tile, tensors and streams");
+  info_cmd->add_option("model", info_model, "the executable (.tsx)")->required();
+
+  RunArgs r;
+  CLI::App* run_cmd = app.add_subcommand("run", "load an executable onto a device and run a program");
+  run_cmd->add_option("model", r.model, "the executable (.tsx)")->required();
+  run_cmd->add_option("--device", r.device, "emu (instruction-set simulator, cycles) or emu-native (fast)")
+      ->check(CLI::IsMember({"emu", "emu-native"}));
+  run_cmd->add_option("--threads", r.threads, "host threads for the emulator")->check(CLI::Range(1u, 1024u));
+  run_cmd->add_option("--input", r.inputs, "NAME=FILE: raw bytes for a host-to-device stream or a tensor");
+  run_cmd->add_option("--output", r.outputs, "NAME=FILE: write a device-to-host stream or a tensor after the run");
+  run_cmd->add_option("--program", r.program, "program to run (default: the first)");
+  run_cmd->add_option("--report", r.report, "write a JSON run report (supersteps, host syncs, time, cycles)");
+  run_cmd->add_option("--timeout-ms", r.timeout_ms, "the device counts as hung after this long without progress");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    if (*info_cmd) return info(info_model);
+    if (*run_cmd) return run(r);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tessera: error: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}

@@ -1,0 +1,159 @@
+// `tessera run`: read the executable, make the device, load, connect --input/--output to
+// streams or tensors, run one program, write the outputs and the report.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <list>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+#include "cli.h"
+#include "tessera/arch/targets.h"
+#include "tessera/emu/machine.h"
+#include "tessera/exe/file.h"
+#include "tessera/runtime/emu_profile.h"
+#include "tessera/runtime/engine.h"
+
+namespace tessera::cli {
+
+namespace {
+
+struct NameFile {
+  std::string name, file;
+};
+
+NameFile split(const std::string& arg, const char* option) {
+  const size_t eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
+    throw std::runtime_error(std::string(option) + " '" + arg + "': expected NAME=FILE");
+  return {arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
+std::vector<std::byte> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open '" + path + "' for reading");
+  std::vector<char> c((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> b(c.size());
+  std::memcpy(b.data(), c.data(), c.size());
+  return b;
+}
+
+void write_bytes(const std::string& path, std::span<const std::byte> data) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open '" + path + "' for writing");
+  f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  if (!f.flush()) throw std::runtime_error("writing '" + path + "' failed");
+}
+
+uint64_t transfer_bytes(const exe::Stream& s) {
+  uint64_t n = exe::dtype_bytes(s.dtype);
+  for (uint32_t d : s.shape) n *= d;
+  return n;
+}
+
+// The emulator, configured with the executable's firmware (it learns the entry point and the
+// firmware's layout from it; the Engine still DMAs the image like any loader).
+std::unique_ptr<emu::Machine> make_emulator(const exe::Executable& e, const RunArgs& a) {
+  emu::MachineOptions o;
+  o.target = arch::find_target(e.target);
+  if (!o.target) throw std::runtime_error("unknown target '" + e.target + "'");
+  o.mode = a.device == "emu-native" ? emu::Mode::kNative : emu::Mode::kIss;
+  o.threads = a.threads;
+  o.console = stderr;  // stdout stays free for data
+  auto m = std::make_unique<emu::Machine>(o);
+  m->load_firmware(emu::parse_elf(e.firmware, e.target + " firmware"));
+  return m;
+}
+
+}  // namespace
+
+int run(const RunArgs& a) {
+  note("reading " + a.model);
+  const exe::Executable e = exe::read_file(a.model);
+  const exe::Program* program = a.program.empty() ? (e.programs.empty() ? nullptr : &e.programs.front())
+                                                  : e.find_program(a.program);
+  if (!program) {
+    std::string known;
+    for (const auto& p : e.programs) known += (known.empty() ? "" : ", ") + p.name;
+    throw std::runtime_error(a.model + ": no program '" + a.program + "' (programs: " + (known.empty() ? "none" : known) +
+                             ")");
+  }
+  auto machine = make_emulator(e, a);
+  runtime::EngineOptions opts;
+  opts.progress = note;
+  opts.profile_source = runtime::emu_profile_source(*machine);
+  runtime::Engine engine(*machine, e, opts);
+  engine.load();
+
+  // Inputs: host-to-device streams get the file as their buffer; tensors are written now.
+  std::list<std::vector<std::byte>> buffers;  // stable addresses for the Engine's spans
+  std::set<std::string> connected;
+  for (const std::string& arg : a.inputs) {
+    const auto [name, file] = split(arg, "--input");
+    if (const exe::Stream* s = e.find_stream(name)) {
+      if (s->direction != exe::StreamDirection::kHostToDevice)
+        throw std::runtime_error("--input " + name + ": stream '" + name + "' is device-to-host; use --output");
+      engine.connect_stream(name, std::span(buffers.emplace_back(read_bytes(file))));
+      connected.insert(name);
+    } else if (e.find_tensor(name)) {
+      const std::vector<std::byte> data = read_bytes(file);
+      engine.write_tensor(name, std::span<const std::byte>(data));
+    } else {
+      throw std::runtime_error("--input " + name + ": no stream or tensor of that name in " + a.model);
+    }
+  }
+  // Outputs: device-to-host streams get a buffer of every transfer the program makes.
+  std::vector<std::pair<NameFile, std::span<std::byte>>> stream_outputs;
+  std::vector<NameFile> tensor_outputs;
+  for (const std::string& arg : a.outputs) {
+    const NameFile nf = split(arg, "--output");
+    if (const exe::Stream* s = e.find_stream(nf.name)) {
+      if (s->direction != exe::StreamDirection::kDeviceToHost)
+        throw std::runtime_error("--output " + nf.name + ": stream '" + nf.name + "' is host-to-device; use --input");
+      uint64_t transfers = 0;
+      for (uint32_t i : program->streams) transfers += e.streams.at(i).name == nf.name;
+      if (transfers == 0)
+        throw std::runtime_error("--output " + nf.name + ": program '" + program->name + "' does not use this stream");
+      auto& buf = buffers.emplace_back(transfers * transfer_bytes(*s));
+      engine.connect_stream(nf.name, std::span(buf));
+      connected.insert(nf.name);
+      stream_outputs.push_back({nf, std::span(buf)});
+    } else if (e.find_tensor(nf.name)) {
+      tensor_outputs.push_back(nf);
+    } else {
+      throw std::runtime_error("--output " + nf.name + ": no stream or tensor of that name in " + a.model);
+    }
+  }
+  // The program's other streams: inputs are required; unrequested outputs are dropped.
+  for (uint32_t i : program->streams) {
+    const exe::Stream& s = e.streams.at(i);
+    if (connected.count(s.name)) continue;
+    if (s.direction == exe::StreamDirection::kHostToDevice)
+      throw std::runtime_error("program '" + program->name + "' reads stream '" + s.name + "': give --input " + s.name +
+                               "=FILE");
+    engine.connect_stream(s.name, [](std::span<std::byte>) {});
+    connected.insert(s.name);
+  }
+
+  note("running program '" + program->name + "' on " + a.device);
+  try {
+    engine.run(program->name, std::chrono::milliseconds(a.timeout_ms));
+  } catch (...) {
+    if (!a.report.empty()) engine.write_report_json(a.report);  // the failed run is in it
+    throw;
+  }
+  const runtime::RunReport& r = engine.reports().back();
+  char line[160];
+  std::snprintf(line, sizeof line, "program '%s' done: %u supersteps, %u host syncs, %.3f s", r.program.c_str(),
+                r.supersteps, r.host_syncs, r.wall_seconds);
+  note(line);
+
+  for (const auto& [nf, data] : stream_outputs) write_bytes(nf.file, data);
+  for (const NameFile& nf : tensor_outputs) write_bytes(nf.file, engine.read_tensor(nf.name));
+  if (!a.report.empty()) engine.write_report_json(a.report);
+  return 0;
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,250 @@
+// The executable file: the round trip is exact, and every class of damage or mismatch is
+// refused with an error that names the file, the section and the problem.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "synthetic.h"
+#include "tessera/arch/arch_hash.h"
+#include "tessera/arch/targets.h"
+
+namespace tessera::exe::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// The ExeError message of loading `e` after writing it.
+std::string error_of(const Executable& e) { return load_error(serialize(e)); }
+
+TEST(ExeRoundTrip, EveryFieldSurvivesBitForBit) {
+  const Executable e = synthetic();
+  ASSERT_NO_THROW(verify(e, "synthetic"));
+  const std::vector<uint8_t> bytes = serialize(e);
+  const Executable back = deserialize(bytes, "model.tsx");
+  EXPECT_EQ(back, e);
+  EXPECT_EQ(serialize(back), bytes) << "serialize is deterministic and lossless";
+  EXPECT_EQ(back.exchange_bytes, (1ull << 40) + 3);
+  EXPECT_EQ(back.op_names.back(), "") << "empty strings survive";
+}
+
+TEST(ExeRoundTrip, FileAndFinders) {
+  const Executable e = synthetic();
+  const auto path = std::filesystem::temp_directory_path() / ("tessera_exe_test_" + std::to_string(getpid()) + ".tsx");
+  write_file(e, path);
+  const Executable back = read_file(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(back, e);
+  ASSERT_NE(back.find_tensor("w1"), nullptr);
+  EXPECT_EQ(back.find_tensor("w1")->intervals.size(), 4u);
+  EXPECT_EQ(back.find_program("train")->streams.size(), 3u);
+  EXPECT_EQ(back.find_stream("output")->direction, StreamDirection::kDeviceToHost);
+  EXPECT_EQ(back.find_tensor("nope"), nullptr);
+  EXPECT_EQ(dtype_bytes(DType::kU8), 1u);
+  EXPECT_STREQ(dtype_name(DType::kI32), "i32");
+  EXPECT_THROW(read_file("/nonexistent/model.tsx"), ExeError);
+}
+
+TEST(ExeRoundTrip, EmptySectionsLoad) {
+  Executable e = synthetic();
+  e.segments.clear();
+  e.tensors.clear();
+  e.streams.clear();
+  e.programs.clear();
+  e.vertices.clear();
+  e.op_names.clear();
+  e.layer_names.clear();
+  EXPECT_EQ(deserialize(serialize(e), "x"), e);
+}
+
+TEST(ExeErrors, BadIdentifier) {
+  std::vector<uint8_t> bytes = serialize(synthetic());
+  std::copy_n("ELF!", 4, bytes.begin() + 4);
+  EXPECT_EQ(load_error(bytes), "model.tsx: not a Tessera executable (file identifier 'ELF!', expected 'TSX1')");
+}
+
+TEST(ExeErrors, Version) {
+  const auto bytes = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(kFormatVersion + 1); });
+  EXPECT_THAT(load_error(bytes), StartsWith("model.tsx: format version 2, this build reads version 1: recompile"));
+}
+
+TEST(ExeErrors, ArchHash) {
+  Executable e = synthetic();
+  e.arch_hash = 0x1234abcd;
+  char want[128];
+  std::snprintf(want, sizeof want, "model.tsx: built for arch 0x1234abcd, this build is 0x%08x: recompile", arch::kArchHash);
+  EXPECT_EQ(error_of(e), want);
+}
+
+TEST(ExeErrors, Target) {
+  Executable e = synthetic();
+  e.target = "huge";
+  EXPECT_THAT(error_of(e), StartsWith("model.tsx: unknown target 'huge' (this build knows "));
+  e = synthetic();
+  e.target_hash ^= 1;
+  EXPECT_THAT(error_of(e), AllOf(StartsWith("model.tsx: target 'small' hash 0x"),
+                                 HasSubstr("arch/targets/small.toml changed since the compile; recompile")));
+  e = synthetic();
+  e.tiles = 4;
+  EXPECT_EQ(error_of(e), "model.tsx: header: 4 tiles, target 'small' has 16");
+  e = synthetic();
+  e.memory.pop_back();
+  EXPECT_EQ(error_of(e), "model.tsx: memory: 15 entries for 16 tiles");
+}
+
+TEST(ExeErrors, FirmwareHash) {
+  Executable e = synthetic();
+  e.firmware[3] ^= 0x40;  // the file is self-consistent, the firmware is not what was hashed
+  EXPECT_THAT(error_of(e), StartsWith("model.tsx: firmware: hash 0x"));
+  e.firmware.clear();
+  EXPECT_EQ(error_of(e), "model.tsx: firmware: missing");
+}
+
+// One byte of each section changed on disk, checksums left alone.
+TEST(ExeErrors, SectionChecksums) {
+  const std::vector<uint8_t> good = serialize(synthetic());
+  const fb::Executable& r = *fb::GetExecutable(good.data());
+  auto flip = [&](const void* p, const char* section) {
+    std::vector<uint8_t> bad = good;
+    bad[static_cast<const uint8_t*>(p) - good.data()] ^= 0x01;
+    EXPECT_THAT(load_error(bad), StartsWith(std::string("model.tsx: section '") + section + "': checksum 0x"))
+        << section;
+  };
+  flip(r.segment_data()->data() + 5, "segments");
+  flip(r.segments()->Get(2), "segments");
+  flip(r.tensors()->Get(1)->intervals()->Get(0), "tensors");
+  flip(r.tensors()->Get(0)->name()->c_str(), "tensors");
+  flip(r.streams()->Get(1)->shape()->data(), "streams");
+  flip(r.programs()->Get(1)->tile_program()->data(), "programs");
+  flip(r.op_names()->Get(0)->c_str(), "debug");
+  flip(r.vertices()->Get(99), "debug");
+  flip(r.memory()->Get(15), "memory");
+}
+
+TEST(ExeErrors, FileChecksum) {
+  std::vector<uint8_t> bad = serialize(synthetic());
+  const fb::Executable& r = *fb::GetExecutable(bad.data());
+  const size_t at = size_t(reinterpret_cast<const uint8_t*>(r.target()->c_str()) - bad.data());
+  bad.at(at) ^= 0x20;  // "small" -> "Small"
+  EXPECT_THAT(load_error(bad), StartsWith("model.tsx: file checksum 0x"));
+  bad = serialize(synthetic());
+  bad.resize(bad.size() + 4, 0);  // trailing bytes are damage too
+  EXPECT_THAT(load_error(bad), StartsWith("model.tsx: file checksum 0x"));
+}
+
+TEST(ExeErrors, TruncationAtEveryLength) {
+  const std::vector<uint8_t> good = serialize(synthetic());
+  for (size_t n = 0; n < good.size(); ++n) {
+    const std::string err = load_error(std::vector<uint8_t>(good.begin(), good.begin() + long(n)));
+    ASSERT_THAT(err, StartsWith("model.tsx: ")) << "length " << n;
+    if (n < 8) {
+      EXPECT_THAT(err, HasSubstr("truncated: ")) << n;
+    }
+  }
+}
+
+TEST(ExeErrors, AddressesOutOfRange) {
+  Executable e = synthetic();
+  e.tensors[0].intervals[3].addr = 0x90000000;
+  EXPECT_EQ(error_of(e),
+            "model.tsx: tensor 'w1' interval 3: address 0x90000000 outside tile 3's SRAM (0x80000000..0x8001ffff)");
+  e = synthetic();
+  e.tensors[0].intervals[1].addr = 0x80008002;
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'w1' interval 1: address 0x80008002 not word-aligned");
+  e = synthetic();
+  e.tensors[0].intervals[2].tile = 16;
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'w1' interval 2: tile 16 out of range (target 'small' has 16 tiles)");
+  e = synthetic();
+  e.streams[1].intervals[0].addr = 0x8001FFF8;  // 12 bytes from here end 4 bytes past SRAM
+  EXPECT_EQ(error_of(e), "model.tsx: stream 'output' interval 0: 12 bytes at 0x8001fff8 run past the end of tile 15's "
+                         "SRAM (0x80000000..0x8001ffff)");
+  e = synthetic();
+  e.segments[4].addr = 0x80000100;
+  EXPECT_EQ(error_of(e), "model.tsx: segment 4: address 0x80000100 below the tile header at 0x80004000 (firmware space)");
+  e = synthetic();
+  e.segments[32].bytes.resize(6);
+  EXPECT_EQ(error_of(e), "model.tsx: segment 32: 6 bytes, not a multiple of 4");
+  e = synthetic();
+  e.segments[3].addr = kHeader + 16;  // tile 1: header segment and this one overlap
+  EXPECT_THAT(error_of(e), StartsWith("model.tsx: segment 3: tile 1 address 0x80004010 overlaps segment 2"));
+  e = synthetic();
+  e.programs[1].tile_program[9] = 0x80020000;
+  EXPECT_EQ(error_of(e), "model.tsx: program 'train' tile 9: address 0x80020000 outside tile 9's SRAM "
+                         "(0x80000000..0x8001ffff)");
+  e = synthetic();
+  e.header_addr = 0x7ffffff0;
+  EXPECT_THAT(error_of(e), StartsWith("model.tsx: header: header_addr 0x7ffffff0 not a word address in SRAM"));
+}
+
+TEST(ExeErrors, TensorCoverage) {
+  Executable e = synthetic();
+  e.tensors[0].intervals[2].offset = 12;  // 12..19 overlaps interval 1's 8..15
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'w1' interval 2: elements 12..15 already covered (overlap)");
+  e = synthetic();
+  e.tensors[0].intervals.erase(e.tensors[0].intervals.begin() + 1);
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'w1' interval 1: elements 8..15 not covered (gap before this interval)");
+  e = synthetic();
+  e.tensors[0].intervals.pop_back();
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'w1': intervals cover 24 of 32 elements (missing 24..31)");
+  e = synthetic();
+  e.tensors[2].intervals[1].count = 5;
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'bytes' interval 1: elements up to 12 past the end (12 elements)");
+  e = synthetic();
+  e.tensors[1].intervals[0].count = 0;
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'bias' interval 0: empty");
+  e = synthetic();
+  e.tensors[1].shape = {65536, 65536};
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'bias': shape has 2^32 or more elements");
+  e = synthetic();
+  e.tensors[1].name = "w1";
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'w1': name used twice");
+}
+
+TEST(ExeErrors, IndicesOutOfRange) {
+  Executable e = synthetic();
+  e.programs[0].streams[1] = 2;
+  EXPECT_EQ(error_of(e), "model.tsx: program 'infer': stream 1 is index 2, only 2 streams");
+  e = synthetic();
+  e.programs[0].tile_program.pop_back();
+  EXPECT_EQ(error_of(e), "model.tsx: program 'infer': 15 tile addresses for 16 tiles");
+  e = synthetic();
+  e.streams[1].index = 0;
+  EXPECT_EQ(error_of(e), "model.tsx: stream 'output': index 0 used twice");
+  e = synthetic();
+  e.vertices[42].op = 4;
+  EXPECT_EQ(error_of(e), "model.tsx: debug map: vertex 42: op 4, only 4 op names");
+  e = synthetic();
+  e.vertices[7].layer = 2;
+  EXPECT_EQ(error_of(e), "model.tsx: debug map: vertex 7: layer 2, only 2 layer names");
+  e = synthetic();
+  e.vertices[0].tile = 99;
+  EXPECT_EQ(error_of(e), "model.tsx: debug map: vertex 0: tile 99 out of range");
+}
+
+// Edits behind intact checksums: the content checks still run on load.
+TEST(ExeErrors, ResealedEditsAreStillChecked) {
+  const Executable e = synthetic();
+  EXPECT_EQ(load_error(edited(e, [](fb::Executable& r) {
+              r.mutable_tensors()->GetMutableObject(0)->mutable_intervals()->GetMutableObject(3)->mutate_addr(0x90000000);
+            })),
+            "model.tsx: tensor 'w1' interval 3: address 0x90000000 outside tile 3's SRAM (0x80000000..0x8001ffff)");
+  EXPECT_EQ(load_error(edited(e, [](fb::Executable& r) {
+              r.mutable_segments()->GetMutableObject(1)->mutate_offset(1u << 30);
+            })),
+            "model.tsx: segment 1: bytes 1073741824..1073741888 outside segment_data (1544 bytes)");
+  EXPECT_EQ(load_error(edited(e, [](fb::Executable& r) {
+              r.mutable_tensors()->GetMutableObject(1)->mutate_dtype(fb::DType(9));
+            })),
+            "model.tsx: tensor 'bias': unknown dtype 9");
+  EXPECT_EQ(load_error(edited(e, [](fb::Executable& r) {
+              r.mutable_streams()->GetMutableObject(0)->mutate_direction(fb::StreamDirection(2));
+            })),
+            "model.tsx: stream 'input': unknown direction 2");
+  EXPECT_EQ(load_error(edited(e, [](fb::Executable& r) { r.mutate_exchange_bytes(5); })), "")
+      << "a re-sealed harmless edit loads";
+}
+
+}  // namespace
+}  // namespace tessera::exe::testing
