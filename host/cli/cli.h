@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "tessera/exe/executable.h"
+
 namespace tessera::cli {
 
 struct RunArgs {
@@ -16,7 +18,28 @@ struct RunArgs {
   std::string program;                     // empty: the first
   std::string report;                      // run.json
   unsigned timeout_ms = 60000;
+  bool mnist_test = false;                 // feed the MNIST test digits to "x", score "preds"
+  std::string mnist_dir = TESSERA_DEFAULT_MNIST_DIR;
+  std::string mnist_split = TESSERA_DEFAULT_MNIST_SPLIT;
+  std::string reference_preds;             // u8 per digit, e.g. PyTorch's test_pred.u8
 };
+
+struct CompileArgs {
+  std::string model;             // a built-in model: mnist-mlp
+  std::string weights;           // its weights (examples/mnist/train_reference.py output)
+  std::string target = "small";
+  uint32_t batch = 100, batches = 1;
+  std::string firmware;          // tessera-firmware.elf (default: the build's)
+  std::string output;            // model.tsx
+};
+
+// `tessera compile mnist-mlp ...`: build, plan and compile a built-in model, print the
+// per-tile memory report, write the executable. A model that does not fit still prints
+// its report and names the tile, the bytes and the largest tensors there.
+int compile(const CompileArgs& args);
+
+// Memory per tile by category (min / median / max), to stdout.
+void print_memory(const std::vector<exe::TileMemory>& memory);
 
 // `tessera info model.tsx`: the executable's target, memory per tile, programs, tensors,
 // streams, printed to stdout.

@@ -25,11 +25,7 @@ std::string placement(const std::vector<exe::Interval>& iv) {
 
 }  // namespace
 
-int info(const std::string& model) {
-  const exe::Executable e = exe::read_file(model);
-  std::printf("%s: target %s, %u tiles, firmware %zu bytes, %zu segments\n", model.c_str(), e.target.c_str(), e.tiles,
-              e.firmware.size(), e.segments.size());
-
+void print_memory(const std::vector<exe::TileMemory>& memory) {
   // Memory per tile by category: min / median / max over the tiles.
   using Field = uint32_t exe::TileMemory::*;
   const std::pair<const char*, Field> cats[] = {
@@ -39,7 +35,7 @@ int info(const std::string& model) {
       {"tensors", &exe::TileMemory::tensors}};
   auto stats = [&](auto value) {
     std::vector<uint64_t> v;
-    for (const exe::TileMemory& m : e.memory) v.push_back(value(m));
+    for (const exe::TileMemory& m : memory) v.push_back(value(m));
     std::sort(v.begin(), v.end());
     if (v.empty()) v.push_back(0);
     std::printf("%12llu %12llu %12llu\n", (unsigned long long)v.front(), (unsigned long long)v[v.size() / 2],
@@ -56,6 +52,13 @@ int info(const std::string& model) {
     for (const auto& c : cats) s += m.*(c.second);
     return s;
   });
+}
+
+int info(const std::string& model) {
+  const exe::Executable e = exe::read_file(model);
+  std::printf("%s: target %s, %u tiles, firmware %zu bytes, %zu segments\n", model.c_str(), e.target.c_str(), e.tiles,
+              e.firmware.size(), e.segments.size());
+  print_memory(e.memory);
 
   std::printf("\nsupersteps (first program, static estimate): %u\nexchange bytes: %llu\n", e.supersteps,
               (unsigned long long)e.exchange_bytes);

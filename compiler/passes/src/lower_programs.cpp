@@ -11,6 +11,9 @@
 //     on every tile), then [If, k, words(then), words(else)] then else, where condition k
 //     points each tile at its copy.
 //   - HostWrite/HostRead -> [HostSync, s], one host sync (one exe::Stream) per occurrence.
+//     The program's list of host syncs is the sequence a run makes (a Repeat's body's syncs
+//     count times), so the host knows which stream each sync moves; a host sync inside an
+//     If is an error (which branch runs is known only on the device).
 //   - every program ends with [End].
 // Exchanges, host syncs and conditions are numbered globally over all programs: the tiles
 // have one set of tables, and each program only names its own entries.
@@ -75,7 +78,12 @@ class Lowering {
     switch (p.kind) {
       case K::kExecute: w.insert(w.end(), {arch::kCtlExecute, p.compute_set}); break;
       case K::kRepeat: {
+        const size_t first_sync = prog_->host_syncs.size();
         const auto b = body(p.body[0]);
+        // The body's host syncs happen `count` times.
+        const std::vector<uint32_t> once(prog_->host_syncs.begin() + first_sync, prog_->host_syncs.end());
+        prog_->host_syncs.resize(first_sync);
+        for (uint32_t i = 0; i < p.count; ++i) prog_->host_syncs.insert(prog_->host_syncs.end(), once.begin(), once.end());
         w.insert(w.end(), {arch::kCtlRepeat, p.count, static_cast<uint32_t>(b.size())});
         w.insert(w.end(), b.begin(), b.end());
         break;
@@ -89,7 +97,11 @@ class Lowering {
         pending_.emplace_back(p.src, copies.slice(0, 1));  // one source word to every tile
         for (uint32_t t = 1; t < g_.target().tiles; ++t) pending_.emplace_back(p.src, copies.slice(t, t + 1));
         flush(w);
+        const size_t syncs_before = prog_->host_syncs.size();
         const auto then_words = body(p.body[0]), else_words = body(p.else_body[0]);
+        if (prog_->host_syncs.size() != syncs_before)
+          throw graph::GraphError("program '" + prog_->name +
+                                  "': a host stream inside an If (the host cannot know which branch runs)");
         w.insert(w.end(), {arch::kCtlIf, k, static_cast<uint32_t>(then_words.size()),
                            static_cast<uint32_t>(else_words.size())});
         w.insert(w.end(), then_words.begin(), then_words.end());

@@ -19,14 +19,18 @@ namespace tessera::ops {
 struct MatMulPlan {
   uint32_t pm = 1, pk = 1, pn = 1;  // tiles along m, k, n
   double compute = 0, exchange = 0; // estimated cycles
+  double bytes = 0;                 // estimated temporary bytes on the busiest tile
   double total() const { return compute + exchange; }
   uint32_t tiles() const { return pm * pk * pn; }
 };
 
 // The split of (m, k, n) over at most `tiles` tiles with the least estimated cycles
-// (exhaustive over pm, pk, pn). `b_is_placed`: B is a weight the plan may lay out where
-// its blocks are used (no gather when pm == 1 and pn == 1).
-MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const CostModel& cost);
+// (exhaustive over pm, pk, pn). B, a weight, stays where it is used when pm == 1 and pn == 1.
+// `max_pn` = 1 keeps every row of C whole on one tile (for a row-wise op after it). Plans
+// needing more than `max_bytes` per tile are skipped (if none fits, the smallest is
+// returned and the memory planner will say where it does not fit).
+MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const CostModel& cost,
+                       uint32_t max_pn = 0xFFFFFFFFu, double max_bytes = 1e300);
 // Estimated cycles of one plan (what plan_matmul minimises).
 MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint32_t pk, uint32_t pn,
                            const CostModel& cost);
