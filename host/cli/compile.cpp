@@ -35,6 +35,7 @@ int compile(const CompileArgs& a) {
   if (a.batch == 0 || a.batches == 0) throw std::runtime_error("--batch and --batches must be at least 1");
   const auto start = std::chrono::steady_clock::now();
   passes::CompileOptions o;
+  o.progress = [](const std::string& line) { note("  " + line); };
   o.firmware = read_bytes(a.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : a.firmware);
   const emu::ElfImage fw = emu::parse_elf(o.firmware, "firmware");
   o.layout = {fw.symbol("tessera_tile_header"), fw.symbol("__firmware_end")};

@@ -178,6 +178,8 @@ int run(const RunArgs& a) {
     uint32_t right = 0;
     for (size_t i = 0; i < p.size(); ++i) right += p[i] == test.labels[i];
     std::printf("MNIST test digits: %u/%zu classified correctly, accuracy %.2f%%\n", right, p.size(), 100.0 * right / p.size());
+    std::printf("%zu images in %.3f s on %s: %.0f images/s\n", p.size(), r.wall_seconds, a.device.c_str(),
+                p.size() / r.wall_seconds);
     if (!a.reference_preds.empty()) {
       const std::vector<std::byte> ref = read_bytes(a.reference_preds);
       if (ref.size() != p.size()) throw std::runtime_error(a.reference_preds + ": expected " + std::to_string(p.size()) + " predictions");

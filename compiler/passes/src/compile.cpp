@@ -1,17 +1,47 @@
 // The pipeline: validate, lower_programs, plan_exchanges, plan_memory, resolve_addresses,
 // codegen. The graph is copied because lowering adds hidden tensors to it.
+#include <chrono>
+#include <cstdio>
+
 #include "tessera/passes/passes.h"
 
 namespace tessera::passes {
 
+namespace {
+
+// Reports each finished pass and how long it took, if the caller asked for progress.
+class Progress {
+ public:
+  explicit Progress(const std::function<void(const std::string&)>& sink) : sink_(sink) {}
+  void done(const char* pass) {
+    if (!sink_) return;
+    const auto now = std::chrono::steady_clock::now();
+    char line[96];
+    std::snprintf(line, sizeof line, "%-18s %7.2f s", pass, std::chrono::duration<double>(now - last_).count());
+    sink_(line);
+    last_ = now;
+  }
+
+ private:
+  const std::function<void(const std::string&)>& sink_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
 exe::Executable compile(const graph::Graph& input, const CompileOptions& o) {
+  Progress progress(o.progress);
   graph::validate(input);
+  progress.done("validate");
   if (o.layout.firmware_end <= o.layout.header)
     throw graph::GraphError("compile: firmware layout not set (header and firmware_end from the firmware ELF)");
   graph::Graph g = input;
   const Lowered l = lower_programs(g);
+  progress.done("lower programs");
   const ExchangePlan x = plan_exchanges(g, l);
+  progress.done("plan exchanges");
   const MemoryPlan m = plan_memory(g, l, x, o.layout);
+  progress.done("plan memory");
   if (!m.errors.empty()) {
     std::string what = "the graph does not fit target '" + std::string(g.target().name) + "':";
     for (const std::string& line : m.errors) what += "\n  " + line;
@@ -20,7 +50,10 @@ exe::Executable compile(const graph::Graph& input, const CompileOptions& o) {
     throw CompileError(what, std::move(report));
   }
   const Resolved r = resolve_addresses(g, l, x, m);
-  return codegen(g, l, m, r, o);
+  progress.done("resolve addresses");
+  exe::Executable e = codegen(g, l, m, r, o);
+  progress.done("codegen");
+  return e;
 }
 
 }  // namespace tessera::passes

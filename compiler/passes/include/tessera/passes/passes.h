@@ -7,6 +7,7 @@
 //   exe::Executable x = passes::compile(graph, o);
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@ Resolved resolve_addresses(const graph::Graph& g, const Lowered& l, const Exchan
 struct CompileOptions {
   std::vector<uint8_t> firmware;  // the firmware ELF's bytes, stored in the executable
   FirmwareLayout layout;
+  std::function<void(const std::string&)> progress;  // told after each pass, if set
 };
 
 // codegen.cpp: the executable's segments and metadata.
