@@ -28,7 +28,7 @@ struct CompileArgs {
   std::string model;             // a built-in model: mnist-mlp
   std::string weights;           // its weights (examples/mnist/train_reference.py output)
   std::string target = "small";
-  uint32_t batch = 100, batches = 1;
+  uint32_t batch = 40, batches = 50;  // 2,000 images per run: the MNIST test set
   std::string firmware;          // tessera-firmware.elf (default: the build's)
   std::string output;            // model.tsx
 };

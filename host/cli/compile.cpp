@@ -39,6 +39,9 @@ int compile(const CompileArgs& a) {
   o.firmware = read_bytes(a.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : a.firmware);
   const emu::ElfImage fw = emu::parse_elf(o.firmware, "firmware");
   o.layout = {fw.symbol("tessera_tile_header"), fw.symbol("__firmware_end")};
+  if (!o.layout.header || o.layout.firmware_end <= o.layout.header ||
+      o.layout.firmware_end - arch::kSramBase >= target->sram_bytes)
+    throw std::runtime_error("the firmware lacks tessera_tile_header/__firmware_end or does not fit " + a.target);
 
   note("building " + a.model + " for " + a.target + " (" + std::to_string(target->tiles) + " tiles), batch " +
        std::to_string(a.batch) + " x " + std::to_string(a.batches));

@@ -95,6 +95,10 @@ int run(const RunArgs& a) {
   data::Dataset test;
   std::span<std::byte> preds;
   if (a.mnist_test) {
+    for (const std::string& arg : a.inputs)
+      if (arg.rfind("x=", 0) == 0) throw std::runtime_error("--mnist-test feeds stream x itself: drop --input x=...");
+    for (const std::string& arg : a.outputs)
+      if (arg.rfind("preds=", 0) == 0) throw std::runtime_error("--mnist-test scores stream preds itself: drop --output preds=...");
     test = data::load_mnist_split(a.mnist_dir, a.mnist_split).test;
     const exe::Stream* x = e.find_stream("x");
     const exe::Stream* p = e.find_stream("preds");

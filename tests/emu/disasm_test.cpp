@@ -2,6 +2,8 @@
 // reference: every instruction of every tile ELF the build produced must read the same.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -113,7 +115,8 @@ TEST(Disassembler, AgreesWithObjdumpOnRandomEncodingsOfEveryOp) {
       if (decode(w).op == static_cast<Op>(op)) words.push_back(w);
     }
   }
-  const auto path = std::filesystem::temp_directory_path() / "tessera_disasm_corpus.bin";
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("tessera_disasm_corpus." + std::to_string(::getpid()) + ".bin");
   {
     std::FILE* f = std::fopen(path.c_str(), "wb");
     ASSERT_NE(f, nullptr);

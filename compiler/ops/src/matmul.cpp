@@ -42,6 +42,8 @@ MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint
   p.exchange = cost.exchange(gather) + cost.exchange(reduce) + 4 * cost.superstep;
   // A and B blocks, the partial, the gathered partial rows and the rows of C it reduces.
   p.bytes = 4 * (bm * bk + bk * bn + bm * bn + reduce_rows * (pk + 1) * bn);
+  // A weight placed by the op stays on tile (0, ik, in) besides the copies the plan makes.
+  if (pm > 1 || pn > 1) p.bytes += 4 * bk * bn;
   return p;
 }
 

@@ -1,6 +1,7 @@
 // ELF32 parsing with every offset, size and index checked before use.
 #include "tessera/emu/elf.h"
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>

@@ -204,6 +204,12 @@ bool Machine::try_resolve() {
                  " (mtval " + hex(h.tval) + ") in superstep " + std::to_string(l.superstep));
         return false;
       }
+      if (h.kind == Halt::Kind::kHtifError) {
+        fail_device(t, arch::kDevErrExitError, h.code,
+                    "tile " + std::to_string(t) + " wrote an unsupported HTIF command in superstep " +
+                        std::to_string(superstep_));
+        return false;
+      }
       if (h.code & arch::kExitTrap) {
         const uint32_t cause = h.code & ~arch::kExitTrap;
         fail(t, cause, l.pc, l.tval, 0,
@@ -240,6 +246,14 @@ bool Machine::try_resolve() {
     return false;
   }
   const uint32_t kind = tiles_[0]->sync().kind;
+  for (uint32_t t = 0; t < tiles_.size(); ++t) {
+    if (tiles_[t]->sync().kind > 1) {
+      fail_device(t, arch::kDevErrSyncMismatch, tiles_[t]->sync().kind,
+                  "tile " + std::to_string(t) + " arrived at the barrier of superstep " + std::to_string(superstep_) +
+                      " with kind " + std::to_string(tiles_[t]->sync().kind) + " (0 exchange, 1 host sync)");
+      return false;
+    }
+  }
   for (uint32_t t = 1; t < tiles_.size(); ++t) {
     if (tiles_[t]->sync().kind != kind) {
       fail_device(t, arch::kDevErrSyncMismatch, tiles_[t]->sync().kind,

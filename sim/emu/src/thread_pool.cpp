@@ -1,5 +1,7 @@
 #include "thread_pool.h"
 
+#include <utility>
+
 namespace tessera::emu {
 
 ThreadPool::ThreadPool(unsigned threads) {
@@ -16,7 +18,14 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::drain() {
-  for (size_t i; (i = next_.fetch_add(1)) < n_;) (*fn_)(i);
+  for (size_t i; (i = next_.fetch_add(1)) < n_;) {
+    try {
+      (*fn_)(i);
+    } catch (...) {
+      std::lock_guard lock(mu_);
+      if (!error_) error_ = std::current_exception();
+    }
+  }
 }
 
 void ThreadPool::run(size_t n, const std::function<void(size_t)>& fn) {
@@ -37,6 +46,7 @@ void ThreadPool::run(size_t n, const std::function<void(size_t)>& fn) {
   std::unique_lock lock(mu_);
   done_cv_.wait(lock, [this] { return busy_ == 0; });
   fn_ = nullptr;
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
 void ThreadPool::work() {

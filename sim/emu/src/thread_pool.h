@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <cstddef>
 #include <functional>
 #include <mutex>
@@ -20,6 +21,7 @@ class ThreadPool {
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
+  // If a task throws, the others still finish and run() rethrows the first exception.
   void run(size_t n, const std::function<void(size_t)>& fn);
 
  private:
@@ -35,6 +37,7 @@ class ThreadPool {
   size_t busy_ = 0;
   uint64_t generation_ = 0;
   bool stop_ = false;
+  std::exception_ptr error_;  // the first exception a task threw, rethrown by run()
 };
 
 }  // namespace tessera::emu

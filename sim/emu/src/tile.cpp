@@ -21,7 +21,13 @@ void Tile::reset(uint32_t entry) {
 void Tile::load_elf(const ElfImage& image) {
   place_elf(image, sram_.data(), arch::kSramBase, static_cast<uint32_t>(sram_.size()));
   hart_.reset(image.entry);
-  hart_.set_tohost(image.symbol("tohost"), image.symbol("fromhost"));
+  // HTIF words count only if all 8 bytes of each lie in SRAM.
+  auto in_sram = [&](uint32_t addr) {
+    const uint32_t off = addr - arch::kSramBase;
+    return addr && off < sram_.size() && sram_.size() - off >= 8 && !(addr & 7);
+  };
+  const uint32_t tohost = image.symbol("tohost"), fromhost = image.symbol("fromhost");
+  hart_.set_tohost(in_sram(tohost) ? tohost : 0, in_sram(fromhost) ? fromhost : 0);
 }
 
 TileBus::Access Tile::load(uint32_t offset, uint32_t& v) {

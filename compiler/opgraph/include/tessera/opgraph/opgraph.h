@@ -1,0 +1,103 @@
+// The op graph (DESIGN.md section 1): values with shapes and dtypes, no tiles; ops checked
+// for shapes and dtypes when they are added; a readable dump; lowering into the vertex
+// graph (tessera/opgraph/lower.h).
+//
+//   opgraph::OpGraph og;
+//   Value x = og.input("x", DType::kF32, {8, 784});
+//   Value w = og.constant("layer1.w", {784, 32}, w1), b = og.constant("layer1.b", {32}, b1);
+//   Value h = og.relu(og.add_bias(og.matmul(x, w, "layer1"), b, "layer1"), "layer1");
+//   og.output("h", h);
+//
+// Values are immutable (SSA): every op makes a new value. Op names are optional and name
+// the layer an op belongs to (several ops may share one).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tessera/exe/executable.h"
+
+namespace tessera::opgraph {
+
+using DType = exe::DType;
+
+// A malformed op graph; the message names the op and the shapes ("matmul 'fc1': [40,784] x
+// [100,128]: inner dimensions differ").
+class OpGraphError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A handle to a value of one OpGraph (its index there, printed as %id).
+struct Value {
+  static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  uint32_t id = kNone;
+  bool valid() const { return id != kNone; }
+  bool operator==(const Value&) const = default;
+};
+
+enum class OpKind { kInput, kConstant, kMatMul, kAddBias, kRelu, kSoftmax, kArgmax, kOutput };
+const char* op_kind_name(OpKind k);  // "matmul", ...
+
+struct Op {
+  OpKind kind = OpKind::kInput;
+  // input / constant / output: the stream's or tensor's name; other ops: the optional
+  // layer name ("" if none).
+  std::string name;
+  std::vector<Value> operands;
+  Value result;  // invalid for output
+};
+
+struct ValueInfo {
+  DType dtype = DType::kF32;
+  std::vector<uint32_t> shape;
+  uint32_t op = 0;  // index of the op that makes it
+};
+
+class OpGraph {
+ public:
+  // A host stream in (written each time the program runs).
+  Value input(std::string name, DType dtype, std::vector<uint32_t> shape);
+  // A f32 constant (weights), row-major, element_count(shape) values.
+  Value constant(std::string name, std::vector<uint32_t> shape, std::vector<float> data);
+  // [m,k] x [k,n] -> [m,n], f32.
+  Value matmul(Value a, Value b, std::string name = "");
+  // x [..., n] + b [n] on every row, f32; b must be a constant.
+  Value add_bias(Value x, Value b, std::string name = "");
+  // max(x, +0) element-wise, f32.
+  Value relu(Value x, std::string name = "");
+  // Row-wise softmax of a f32 matrix.
+  Value softmax(Value x, std::string name = "");
+  // Index of each row's largest element: f32 [m,n] -> u32 [m].
+  Value argmax(Value x, std::string name = "");
+  // A host stream out, read after all ops.
+  void output(std::string name, Value v);
+
+  const ValueInfo& info(Value v) const;
+  const std::vector<float>& constant_data(Value v) const;  // v must be a constant
+  const std::vector<Op>& ops() const { return ops_; }
+  const std::vector<ValueInfo>& values() const { return values_; }
+  const Op& producer(Value v) const { return ops_.at(info(v).op); }
+
+ private:
+  Value add_op(OpKind kind, std::string name, std::vector<Value> operands, DType dtype, std::vector<uint32_t> shape);
+  const ValueInfo& operand(Value v, const char* op, const std::string& name) const;
+  void check_unique(const std::string& what, const std::string& name) const;
+
+  std::vector<Op> ops_;
+  std::vector<ValueInfo> values_;
+  std::vector<std::vector<float>> data_;  // per value; constants only
+};
+
+// "f32[40,128]"
+std::string type_string(DType dtype, const std::vector<uint32_t>& shape);
+
+// One line per op, in order:
+//   %0 = input "x" : f32[8,784]
+//   %3 = matmul %0, %1 : f32[8,32]  # layer1
+//   output "logits", %7
+std::string dump(const OpGraph& g);
+
+}  // namespace tessera::opgraph

@@ -1,0 +1,168 @@
+#include "tessera/opgraph/lower.h"
+
+#include "tessera/ops/cost_model.h"
+#include "tessera/ops/elementwise.h"
+#include "tessera/ops/matmul.h"
+#include "tessera/ops/softmax.h"
+
+namespace tessera::opgraph {
+
+using graph::Tensor;
+
+namespace {
+
+class Lowering {
+ public:
+  Lowering(const OpGraph& og, graph::Graph& g, const LowerOptions& o)
+      : og_(og), g_(g), cost_(ops::CostModel::for_target(g.target())),
+        // A matmul may use half of what the firmware leaves; inputs, weights and the other
+        // layers need the rest.
+        budget_(0.5 * (double(g.target().sram_bytes) - o.firmware_bytes)),
+        tensors_(og.values().size()), uses_(og.values().size(), 0), whole_rows_(og.values().size(), false) {
+    for (const Op& op : og.ops())
+      for (const Value& v : op.operands) ++uses_[v.id];
+    // Rows that reach argmax or softmax through element-wise ops must stay whole on a tile.
+    for (auto it = og.ops().rbegin(); it != og.ops().rend(); ++it) {
+      if (it->kind == OpKind::kArgmax || it->kind == OpKind::kSoftmax) whole_rows_[it->operands[0].id] = true;
+      if ((it->kind == OpKind::kAddBias || it->kind == OpKind::kRelu) && whole_rows_[it->result.id])
+        whole_rows_[it->operands[0].id] = true;
+    }
+  }
+
+  graph::Program run() {
+    graph::Program body = graph::Sequence();
+    std::vector<const Op*> outputs;
+    for (const Op& op : og_.ops()) {
+      if (op.kind == OpKind::kOutput) {
+        outputs.push_back(&op);
+        continue;
+      }
+      try {
+        lower_op(op, body);
+      } catch (const graph::GraphError& e) {
+        throw OpGraphError(what(op) + ": " + e.what());
+      }
+    }
+    for (const Op* op : outputs) {
+      const ValueInfo& v = og_.info(op->operands[0]);
+      try {
+        body.add(graph::HostRead(g_.add_stream(op->name, v.dtype, v.shape), mapped(op->operands[0])));
+      } catch (const graph::GraphError& e) {
+        throw OpGraphError(what(*op) + ": " + e.what());
+      }
+    }
+    return body;
+  }
+
+ private:
+  static std::string what(const Op& op) {
+    return op.name.empty() ? std::string(op_kind_name(op.kind)) + " %" + std::to_string(op.result.id)
+                           : std::string(op_kind_name(op.kind)) + " '" + op.name + "'";
+  }
+  // The prefix of the op's compute sets: its layer name, or "op<result id>".
+  static std::string base(const Op& op) {
+    return op.name.empty() ? "op" + std::to_string(op.result.id) : op.name;
+  }
+  static uint32_t grain(const std::vector<uint32_t>& shape) { return shape.size() >= 2 ? shape.back() : 1; }
+
+  // The constant's variable, made on first use (unmapped: a matmul places its weights).
+  Tensor constant(Value v) {
+    Tensor& t = tensors_[v.id];
+    if (!t.valid()) {
+      const ValueInfo& i = og_.info(v);
+      t = g_.add_variable(i.dtype, i.shape, og_.producer(v).name);
+      g_.set_initial_value(t, og_.constant_data(v));
+    }
+    return t;
+  }
+
+  // The value's tensor, mapped (constants in whole rows per tile if nothing placed them).
+  Tensor mapped(Value v) {
+    if (og_.producer(v).kind != OpKind::kConstant) return tensors_[v.id];
+    const Tensor t = constant(v);
+    if (g_.variables()[t.var].tile.at(0) < 0) g_.map_linearly(t, grain(t.shape));
+    return t;
+  }
+
+  // A tensor holding v that an in-place op may overwrite: v's own if this is its only use
+  // and it is not a constant (constants are loaded once, before the program repeats), else
+  // a copy with the same tile mapping.
+  Tensor writable(Value v, graph::Program& body, const std::string& name) {
+    const Tensor src = mapped(v);
+    if (uses_[v.id] == 1 && og_.producer(v).kind != OpKind::kConstant) return src;
+    const ValueInfo& i = og_.info(v);
+    Tensor dst = g_.add_variable(i.dtype, i.shape, name);
+    const Tensor flat = dst.flatten();
+    for (const graph::Interval& in : g_.intervals(src))
+      g_.set_tile_mapping(flat.slice(in.begin - src.begin, in.end - src.begin), in.tile);
+    body.add(graph::Copy(src, dst));
+    return dst;
+  }
+
+  void lower_op(const Op& op, graph::Program& body) {
+    const ValueInfo& r = og_.info(op.result);
+    switch (op.kind) {
+      case OpKind::kInput: {
+        Tensor t = g_.add_variable(r.dtype, r.shape, op.name);
+        g_.map_linearly(t, grain(r.shape));  // whole rows per tile
+        body.add(graph::HostWrite(g_.add_stream(op.name, r.dtype, r.shape), t));
+        tensors_[op.result.id] = t;
+        break;
+      }
+      case OpKind::kConstant:
+        break;  // made where it is first used
+      case OpKind::kMatMul: {
+        const Value a = op.operands[0], b = op.operands[1];
+        const Tensor ta = mapped(a);
+        const Tensor tb = og_.producer(b).kind == OpKind::kConstant ? constant(b) : mapped(b);
+        const ValueInfo& ia = og_.info(a);
+        const ops::MatMulPlan plan =
+            ops::plan_matmul(ia.shape[0], ia.shape[1], r.shape[1], g_.target().tiles, cost_,
+                             whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu, budget_);
+        tensors_[op.result.id] = ops::matmul(g_, body, ta, tb, plan, base(op) + ".matmul");
+        break;
+      }
+      case OpKind::kAddBias: {
+        const Tensor x = writable(op.operands[0], body, base(op) + ".bias.in");
+        ops::add_bias(g_, body, x, og_.constant_data(op.operands[1]), base(op) + ".bias");
+        tensors_[op.result.id] = x;
+        break;
+      }
+      case OpKind::kRelu: {
+        const Tensor x = writable(op.operands[0], body, base(op) + ".relu.in");
+        ops::relu(g_, body, x, base(op) + ".relu");
+        tensors_[op.result.id] = x;
+        break;
+      }
+      case OpKind::kSoftmax: {
+        const Tensor x = writable(op.operands[0], body, base(op) + ".softmax.in");
+        ops::softmax(g_, body, x, base(op) + ".softmax");
+        tensors_[op.result.id] = x;
+        break;
+      }
+      case OpKind::kArgmax:
+        tensors_[op.result.id] = ops::argmax(g_, body, mapped(op.operands[0]), base(op) + ".argmax");
+        break;
+      case OpKind::kOutput:
+        break;
+    }
+  }
+
+  const OpGraph& og_;
+  graph::Graph& g_;
+  const ops::CostModel cost_;
+  const double budget_;
+  std::vector<Tensor> tensors_;
+  std::vector<uint32_t> uses_;
+  std::vector<bool> whole_rows_;
+};
+
+}  // namespace
+
+void lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o) {
+  if (o.batches == 0) throw OpGraphError("lower: batches must be at least 1");
+  graph::Program body = Lowering(og, g, o).run();
+  g.add_program("infer", o.batches > 1 ? graph::Repeat(o.batches, body) : body);
+}
+
+}  // namespace tessera::opgraph
