@@ -1,6 +1,8 @@
 // A golden test per pass on the tiny graph, and the passes' own errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "golden.h"
 #include "tessera/passes/passes.h"
 #include "tiny_graph.h"
@@ -104,6 +106,90 @@ TEST(Passes, ReportsATileThatDoesNotFitAndStillReportsAll) {
     EXPECT_EQ(e.memory[0].tensors, 16u);
     EXPECT_EQ(e.memory[0].code + e.memory[0].stack, 0x2000u);
   }
+}
+
+TEST(Passes, PlansMemoryByLiveRange) {
+  using namespace graph;
+  Graph g(*arch::find_target("tiny"));
+  auto var = [&](const char* name) {
+    Tensor t = g.add_variable(DType::kF32, {4}, name);
+    g.set_tile_mapping(t, 0);
+    return t;
+  };
+  const Tensor a = var("a"), t1 = var("t1"), t2 = var("t2"), u = var("u"), r = var("r"), r2 = var("r2"),
+               post = var("post");
+  auto scale = [&](const Tensor& dst, const Tensor& src) {
+    ComputeSet cs = g.add_compute_set("cs" + std::to_string(g.compute_sets().size()));
+    Vertex v = g.add_vertex(cs, "scale", 0);
+    g.connect(v, "dst", dst);
+    g.connect(v, "src", src);
+    g.set_field(v, "n", 4);
+    g.set_field_f32(v, "scale", 2.0f);
+    return Execute(cs);
+  };
+  Stream in = g.add_stream("in", DType::kF32, {4});
+  Stream out = g.add_stream("out", DType::kF32, {4});
+  // t1 and t2 live one after the other; u is written before the Repeat and read at the
+  // start of its body, so it lives for the whole Repeat and must not share with r, which
+  // is written later in the body; r and r2 are written before they are read in each
+  // iteration, one after the other, so they share; post comes after the Repeat.
+  g.add_program("main", Sequence({HostWrite(in, a), scale(t1, a), scale(a, t1), scale(t2, a), scale(a, t2),
+                                  scale(u, a),
+                                  Repeat(3, Sequence({scale(a, u), scale(r, a), scale(a, r), scale(r2, a), scale(a, r2)})),
+                                  scale(post, a), scale(a, post), HostRead(out, a)}));
+  graph::validate(g);
+  const Lowered l = lower_programs(g);
+  const ExchangePlan x = plan_exchanges(g, l);
+  const MemoryPlan m = plan_memory(g, l, x, kLayout);
+  ASSERT_TRUE(m.errors.empty());
+  auto addr = [&](const Tensor& t) { return m.addr_of(t); };
+  EXPECT_EQ(addr(t1), addr(t2));
+  EXPECT_EQ(addr(post), addr(t1));
+  EXPECT_NE(addr(a), addr(t1));
+  const uint32_t ua = addr(u), ra = addr(r);
+  EXPECT_TRUE(ua + 16 <= ra || ra + 16 <= ua) << std::hex << ua << " " << ra;
+  EXPECT_NE(addr(a), ua);
+  EXPECT_NE(addr(a), ra);
+  EXPECT_EQ(addr(r2), ra);
+  // Peak: a, u and r live at once inside the Repeat (48 bytes), not the sum of seven (112).
+  EXPECT_EQ(m.tiles[0].usage.tensors, 48u);
+  // The same graph gets the same addresses.
+  const MemoryPlan again = plan_memory(g, l, x, kLayout);
+  for (const Tensor& t : {a, t1, t2, u, r, r2, post}) EXPECT_EQ(again.addr_of(t), addr(t));
+}
+
+TEST(Passes, KeepsTensorsReadBeforeWrittenOrUsedByTwoProgramsForTheWholeRun) {
+  using namespace graph;
+  Graph g(*arch::find_target("tiny"));
+  auto var = [&](const char* name) {
+    Tensor t = g.add_variable(DType::kF32, {4}, name);
+    g.set_tile_mapping(t, 0);
+    return t;
+  };
+  const Tensor acc = var("acc"), tmp = var("tmp"), shared = var("shared"), late = var("late");
+  auto scale = [&](const Tensor& dst, const Tensor& src) {
+    ComputeSet cs = g.add_compute_set("cs" + std::to_string(g.compute_sets().size()));
+    Vertex v = g.add_vertex(cs, "scale", 0);
+    g.connect(v, "dst", dst);
+    g.connect(v, "src", src);
+    g.set_field(v, "n", 4);
+    g.set_field_f32(v, "scale", 2.0f);
+    return Execute(cs);
+  };
+  // acc is read before it is written (state across runs); shared is used by two programs.
+  g.add_program("a", Sequence({scale(tmp, acc), scale(acc, tmp), scale(shared, acc)}));
+  g.add_program("b", Sequence({scale(late, shared), scale(shared, late)}));
+  graph::validate(g);
+  const Lowered l = lower_programs(g);
+  const ExchangePlan x = plan_exchanges(g, l);
+  const MemoryPlan m = plan_memory(g, l, x, kLayout);
+  std::vector<uint32_t> addrs;
+  for (const Tensor& t : {acc, tmp, shared}) addrs.push_back(m.addr_of(t));
+  std::sort(addrs.begin(), addrs.end());
+  EXPECT_EQ(std::unique(addrs.begin(), addrs.end()), addrs.end());
+  EXPECT_NE(m.addr_of(late), m.addr_of(acc));
+  EXPECT_NE(m.addr_of(late), m.addr_of(shared));
+  EXPECT_EQ(m.addr_of(late), m.addr_of(tmp));  // program b's temporary reuses a's
 }
 
 }  // namespace

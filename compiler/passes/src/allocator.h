@@ -1,5 +1,6 @@
 // First-fit allocation of one tile's SRAM between the firmware's end and the end of SRAM
-// (private to plan_memory). What does not fit is placed past the end, so that planning
+// (private to plan_memory). Tensors are placed by live range (alloc_live): first fit in
+// time x address. What does not fit is placed past the end, so that planning
 // goes on and the report shows everything a model would need.
 #pragma once
 
@@ -30,10 +31,30 @@ class TileAllocator {
       high_ = std::max<uint64_t>(high_, uint64_t{addr} + bytes);
       return addr;
     }
-    overflow_ = (overflow_ + align - 1) & ~uint64_t{align - 1};
-    const uint64_t addr = overflow_;
-    overflow_ += bytes;
-    return static_cast<uint32_t>(addr);  // past the end: reported, never loaded
+    return past_end(bytes, align);
+  }
+
+  // The address of `bytes` bytes aligned to `align`, needed only during steps
+  // [first, last]: first fit in the free ranges (what alloc() has not taken for good),
+  // sharing bytes with earlier alloc_live() blocks whose step ranges do not overlap.
+  uint32_t alloc_live(uint32_t bytes, uint32_t align, uint32_t first, uint32_t last) {
+    for (const Range& r : free_) {
+      uint64_t at = (uint64_t{r.begin} + align - 1) & ~uint64_t{align - 1};
+      while (at + bytes <= r.end) {
+        uint64_t clash = 0;  // the end of the highest block in the way
+        for (const Live& b : live_)
+          if (b.first <= last && first <= b.last && b.addr < at + bytes && at < uint64_t{b.addr} + b.bytes)
+            clash = std::max<uint64_t>(clash, uint64_t{b.addr} + b.bytes);
+        if (!clash) {
+          const uint32_t addr = static_cast<uint32_t>(at);
+          live_.push_back({addr, bytes, first, last});
+          high_ = std::max<uint64_t>(high_, at + bytes);
+          return addr;
+        }
+        at = (clash + align - 1) & ~uint64_t{align - 1};
+      }
+    }
+    return past_end(bytes, align);
   }
 
   // What the tile needs: from `begin` to the highest byte allocated inside SRAM, plus
@@ -42,12 +63,22 @@ class TileAllocator {
   uint32_t available() const { return end_ - begin_; }
 
  private:
+  uint32_t past_end(uint32_t bytes, uint32_t align) {
+    overflow_ = (overflow_ + align - 1) & ~uint64_t{align - 1};
+    const uint64_t addr = overflow_;
+    overflow_ += bytes;
+    return static_cast<uint32_t>(addr);  // past the end: reported, never loaded
+  }
   struct Range {
     uint32_t begin, end;
   };
   uint32_t begin_, end_;
   uint64_t overflow_, high_ = 0;
+  struct Live {
+    uint32_t addr, bytes, first, last;
+  };
   std::vector<Range> free_;
+  std::vector<Live> live_;
 };
 
 }  // namespace tessera::passes

@@ -9,11 +9,26 @@
 //   - send lists: one SendEntry array per exchange;
 //   - landing: the hidden tensors that receive broadcast conditions (exchanges otherwise
 //     land directly in their destination tensors);
-//   - tensors: each interval of each variable on this tile, 8-byte aligned.
-// No liveness yet: every tensor lives for the whole run. A tile that does not fit gets an
+//   - tensors: each interval of each variable on this tile, 8-byte aligned, by live range:
+//     two intervals share bytes only if their live ranges do not overlap (first fit in
+//     time x address; hidden tensors, then persistent ones, then the rest, each in
+//     variable order, so the same graph gets the same addresses).
+// Live ranges are in step order: the Executes, Exchanges and HostSyncs of all programs,
+// numbered in program order. An interval lives from the first to the last step that
+// reads or writes it (vertex pointer fields, copy sources and destinations, stream
+// tensors); used both in a Repeat's body and outside it, it lives for the whole Repeat
+// (the body runs again); used only inside the body, for its steps there (it is written
+// before it is read in each iteration, else it is persistent); used in an If, for the
+// whole If. Persistent intervals live for the whole run: those
+// with an initial value, read before written (a write inside an If does not count), used
+// by more than one program or by none (the host may read or write them), and the hidden
+// condition copies. Usage reports the peak of the bytes live at once, not their sum. A tile that does not fit gets an
 // error line naming it, the bytes needed and available, and its largest tensors; planning
 // still completes so that the report is whole.
 #include <algorithm>
+#include <limits>
+#include <tuple>
+#include <utility>
 
 #include "allocator.h"
 #include "tessera/arch/tile_map.h"
@@ -35,6 +50,189 @@ std::string largest_tensors(const graph::Graph& g, const MemoryPlan& m, uint32_t
   for (size_t i = 0; i < sizes.size() && i < 3; ++i)
     s += (i ? ", " : "") + sizes[i].second + " " + std::to_string(sizes[i].first) + " bytes";
   return s.empty() ? "none" : s;
+}
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+// Live ranges per interval of each variable (in the order of g.intervals).
+class Liveness {
+ public:
+  struct Range {
+    uint32_t first = kNone, last = 0, program = kNone;
+    bool persistent = false;
+  };
+
+  Liveness(const graph::Graph& g, const Lowered& l) : g_(g), l_(l) {
+    const auto& vars = g.variables();
+    ranges_.resize(vars.size());
+    written_.resize(vars.size());
+    for (uint32_t v = 0; v < vars.size(); ++v) {
+      ivs_.push_back(g.intervals(g.tensor(v)));
+      ranges_[v].resize(ivs_[v].size());
+      written_[v].assign(vars[v].size(), false);
+    }
+    for (uint32_t p = 0; p < l.programs.size(); ++p) {
+      program_ = p;
+      const std::vector<uint32_t>& w = l.programs[p].words;
+      walk(w, 0, w.size());
+    }
+    for (uint32_t v = 0; v < vars.size(); ++v)
+      for (Range& r : ranges_[v])
+        if (!vars[v].initial.empty() || vars[v].hidden || r.first == kNone) r.persistent = true;
+    for (auto& rs : ranges_)
+      for (Range& r : rs) {
+        if (r.persistent) {
+          r.first = 0, r.last = kNone;
+          continue;
+        }
+        // Used both inside a Repeat's body and outside it: live for the whole Repeat. Used
+        // only inside, it is written before it is read in every iteration (else it would
+        // be persistent), so its range within the body holds for each iteration.
+        for (bool changed = r.first != kNone; changed;) {
+          changed = false;
+          for (const auto& [first, last] : repeats_) {
+            const bool meets = r.first <= last && first <= r.last, inside = first <= r.first && r.last <= last;
+            if (meets && !inside && (first < r.first || r.last < last)) {
+              r.first = std::min(r.first, first), r.last = std::max(r.last, last);
+              changed = true;
+            }
+          }
+        }
+      }
+  }
+
+  const std::vector<graph::Interval>& intervals(uint32_t v) const { return ivs_[v]; }
+  const Range& range(uint32_t v, size_t i) const { return ranges_[v][i]; }
+
+ private:
+  // Words [at, end) of a program, numbering the steps as it goes.
+  void walk(const std::vector<uint32_t>& w, size_t at, size_t end) {
+    while (at < end) {
+      switch (w[at]) {
+        case arch::kCtlExecute: execute(w[at + 1]); at += 2; break;
+        case arch::kCtlExchange: {
+          const uint32_t s = step_++;
+          const auto& copies = l_.exchanges[w[at + 1]].copies;
+          for (const auto& [src, dst] : copies) access(src, s, false);
+          for (const auto& [src, dst] : copies) access(dst, s, true);
+          at += 2;
+          break;
+        }
+        case arch::kCtlHostSync: {
+          const Lowered::HostSync& h = l_.host_syncs[w[at + 1]];
+          access(h.tensor, step_++, h.direction == exe::StreamDirection::kHostToDevice);
+          at += 2;
+          break;
+        }
+        case arch::kCtlRepeat: {
+          const uint32_t count = w[at + 1], words = w[at + 2];
+          const uint32_t first = step_;
+          const size_t mark = log_.size();
+          walk(w, at + 3, at + 3 + words);
+          if (!count) unwrite(mark);  // a body that never runs writes nothing
+          if (step_ > first) repeats_.emplace_back(first, step_ - 1);
+          at += 3 + words;
+          break;
+        }
+        case arch::kCtlIf: {
+          const uint32_t k = w[at + 1], then_words = w[at + 2], else_words = w[at + 3];
+          const uint32_t first = step_;
+          auto outer = begin_block();
+          access(l_.conditions[k].broadcast, step_++, false);
+          // A branch's writes count only inside that branch: the other may run instead.
+          const size_t mark = log_.size();
+          walk(w, at + 4, at + 4 + then_words);
+          unwrite(mark);
+          walk(w, at + 4 + then_words, at + 4 + then_words + else_words);
+          unwrite(mark);
+          end_block(first, std::move(outer));
+          at += 4 + then_words + else_words;
+          break;
+        }
+        case arch::kCtlSync: ++at; break;
+        default: at = end; break;  // kCtlEnd
+      }
+    }
+  }
+
+  // An If: everything used inside lives from its first step to its last.
+  std::vector<std::pair<uint32_t, size_t>> begin_block() { return std::exchange(touched_, {}); }
+  void end_block(uint32_t first, std::vector<std::pair<uint32_t, size_t>> outer) {
+    if (step_ > first)
+      for (const auto& [v, i] : touched_) {
+        Range& r = ranges_[v][i];
+        r.first = std::min(r.first, first);
+        r.last = std::max(r.last, step_ - 1);
+      }
+    // The enclosing block sees this one's uses too.
+    outer.insert(outer.end(), touched_.begin(), touched_.end());
+    touched_ = std::move(outer);
+  }
+
+  void unwrite(size_t mark) {
+    for (size_t j = mark; j < log_.size(); ++j) written_[log_[j].first][log_[j].second] = false;
+    log_.resize(mark);
+  }
+
+  void execute(uint32_t cs) {
+    const uint32_t s = step_++;
+    const auto& cl = graph::codelets();
+    for (bool write : {false, true})
+      for (uint32_t v : g_.compute_sets()[cs].vertices) {
+        const graph::VertexData& d = g_.vertices()[v];
+        const graph::CodeletInfo& c = cl[d.codelet];
+        for (size_t f = 0; f < c.fields.size() && f < d.fields.size(); ++f) {
+          const graph::CodeletField& field = c.fields[f];
+          if (!field.is_pointer() || !d.fields[f].set || !d.fields[f].region.valid()) continue;
+          // Pointers are written unless const; mac's accumulator is also read.
+          const bool reads = field.is_const || c.name == "mac";
+          if (write ? !field.is_const : reads) access(d.fields[f].region, s, write);
+        }
+      }
+  }
+
+  void access(const Tensor& t, uint32_t s, bool write) {
+    if (!t.valid() || t.begin >= t.end) return;
+    const std::vector<graph::Interval>& ivs = ivs_[t.var];
+    std::vector<bool>& written = written_[t.var];
+    for (size_t i = 0; i < ivs.size(); ++i) {
+      if (ivs[i].end <= t.begin || t.end <= ivs[i].begin) continue;
+      Range& r = ranges_[t.var][i];
+      touched_.emplace_back(t.var, i);
+      r.first = std::min(r.first, s);
+      r.last = std::max(r.last, s);
+      if (r.program == kNone) r.program = program_;
+      else if (r.program != program_) r.persistent = true;
+      const uint32_t b = std::max(t.begin, ivs[i].begin), e = std::min(t.end, ivs[i].end);
+      for (uint32_t k = b; k < e; ++k) {
+        if (!write && !written[k]) r.persistent = true;
+        if (write && !written[k]) written[k] = true, log_.emplace_back(t.var, k);
+      }
+    }
+  }
+
+  const graph::Graph& g_;
+  const Lowered& l_;
+  std::vector<std::vector<graph::Interval>> ivs_;
+  std::vector<std::vector<Range>> ranges_;
+  std::vector<std::vector<bool>> written_;        // per element: written unconditionally
+  std::vector<std::pair<uint32_t, size_t>> touched_;  // (variable, interval) used in this block
+  std::vector<std::pair<uint32_t, uint32_t>> log_;    // (variable, element) written, in order
+  std::vector<std::pair<uint32_t, uint32_t>> repeats_;  // each Repeat's steps [first, last]
+  uint32_t step_ = 0, program_ = 0;
+};
+
+// The most bytes live at once among `blocks` (bytes, first, last).
+uint32_t peak(std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> blocks) {
+  std::vector<std::pair<uint64_t, int64_t>> events;  // (time, +/- bytes); ends after starts
+  for (const auto& [bytes, first, last] : blocks) {
+    events.emplace_back(uint64_t{first} * 2, bytes);
+    events.emplace_back(uint64_t{last} * 2 + 1, -int64_t{bytes});
+  }
+  std::sort(events.begin(), events.end());
+  int64_t now = 0, most = 0;
+  for (const auto& [time, delta] : events) most = std::max(most, now += delta);
+  return static_cast<uint32_t>(most);
 }
 
 }  // namespace
@@ -86,18 +284,29 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
     for (const ExchangePlan::Exchange& e : x.exchanges)
       mt.send_lists.push_back(take(n(e.sends[t].size()) * sizeof(arch::SendEntry), u.send_lists));
   }
-  // Tensors: landing buffers (hidden) first, then the user's, each interval on its tile.
-  for (bool hidden : {true, false})
+  // Tensors: landing buffers (hidden) first, then the user's persistent ones, then the
+  // rest, each interval on its tile by its live range.
+  const Liveness live(g, l);
+  std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>> landing(tiles), user(tiles);
+  for (int pass = 0; pass < 3; ++pass)
     for (uint32_t v = 0; v < g.variables().size(); ++v) {
-      if (g.variables()[v].hidden != hidden) continue;
-      for (const graph::Interval& iv : g.intervals(g.tensor(v))) {
+      const bool hidden = g.variables()[v].hidden;
+      if (hidden != (pass == 0)) continue;
+      const auto& ivs = live.intervals(v);
+      m.tensors[v].resize(ivs.size());
+      for (size_t i = 0; i < ivs.size(); ++i) {
+        const graph::Interval& iv = ivs[i];
+        const auto& r = live.range(v, i);
+        if (pass == 1 && !r.persistent) continue;
+        if (pass == 2 && r.persistent) continue;
         const uint32_t bytes = (iv.end - iv.begin) * kWord;
-        exe::TileMemory& u = m.tiles[iv.tile].usage;
-        (hidden ? u.landing : u.tensors) += bytes;
-        m.tensors[v].push_back({iv.tile, iv.begin, iv.end, alloc[iv.tile].alloc(bytes, 8)});
+        (hidden ? landing : user)[iv.tile].emplace_back(bytes, r.first, r.last);
+        m.tensors[v][i] = {iv.tile, iv.begin, iv.end, alloc[iv.tile].alloc_live(bytes, 8, r.first, r.last)};
       }
     }
   for (uint32_t t = 0; t < tiles; ++t) {
+    m.tiles[t].usage.landing = peak(landing[t]);
+    m.tiles[t].usage.tensors = peak(user[t]);
     m.tiles[t].needed = alloc[t].needed();
     if (m.tiles[t].needed > alloc[t].available())
       m.errors.push_back("tile " + std::to_string(t) + " needs " + std::to_string(m.tiles[t].needed) +
