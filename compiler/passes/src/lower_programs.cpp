@@ -46,13 +46,28 @@ class Lowering {
     w.insert(w.end(), {arch::kCtlExchange, static_cast<uint32_t>(out_.exchanges.size())});
     out_.exchanges.push_back({std::move(pending_)});
     pending_.clear();
+    reads_.clear();
+    writes_.clear();
   }
 
-  // Whether `c` must start a new superstep after the pending copies (a data hazard).
+  // Whether `c` must start a new superstep after the pending copies (a data hazard): it
+  // reads or writes what a pending copy writes, or writes what one reads. The pending
+  // ranges are indexed by variable, so a long run of copies stays linear.
   bool conflicts(const Program& c) const {
-    for (const auto& [src, dst] : pending_)
-      if (dst.overlaps(c.src) || dst.overlaps(c.dst) || src.overlaps(c.dst)) return true;
-    return false;
+    auto overlaps = [](const std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>>& ranges, const Tensor& t) {
+      auto it = ranges.find(t.var);
+      if (it == ranges.end()) return false;
+      for (const auto& [b, e] : it->second)
+        if (b < t.end && t.begin < e) return true;
+      return false;
+    };
+    return overlaps(writes_, c.src) || overlaps(writes_, c.dst) || overlaps(reads_, c.dst);
+  }
+
+  void add_pending(const Tensor& src, const Tensor& dst) {
+    pending_.emplace_back(src, dst);
+    reads_[src.var].emplace_back(src.begin, src.end);
+    writes_[dst.var].emplace_back(dst.begin, dst.end);
   }
 
   // A body lowered on its own (Repeat, If): its words, with its copies flushed inside.
@@ -67,7 +82,7 @@ class Lowering {
     using K = Program::Kind;
     if (p.kind == K::kCopy) {
       if (conflicts(p)) flush(w);
-      pending_.emplace_back(p.src, p.dst);
+      add_pending(p.src, p.dst);
       return;
     }
     if (p.kind == K::kSequence) {
@@ -94,8 +109,7 @@ class Lowering {
         Tensor copies = g_.add_hidden_variable(dtype, {g_.target().tiles}, "__cond" + std::to_string(k));
         for (uint32_t t = 0; t < g_.target().tiles; ++t) g_.set_tile_mapping(copies.slice(t, t + 1), t);
         out_.conditions.push_back({p.src, copies});
-        pending_.emplace_back(p.src, copies.slice(0, 1));  // one source word to every tile
-        for (uint32_t t = 1; t < g_.target().tiles; ++t) pending_.emplace_back(p.src, copies.slice(t, t + 1));
+        for (uint32_t t = 0; t < g_.target().tiles; ++t) add_pending(p.src, copies.slice(t, t + 1));  // to every tile
         flush(w);
         const size_t syncs_before = prog_->host_syncs.size();
         const auto then_words = body(p.body[0]), else_words = body(p.else_body[0]);
@@ -130,6 +144,8 @@ class Lowering {
   Lowered& out_;
   Lowered::Program* prog_ = nullptr;
   std::vector<std::pair<Tensor, Tensor>> pending_;
+  // The pending copies' source and destination ranges, by variable.
+  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> reads_, writes_;
   std::map<std::string, uint32_t> uses_;
 };
 

@@ -55,11 +55,16 @@ void check_hazards(const graph::Graph& g, const Lowered::Exchange& x, uint32_t i
     if (writes[i].var == writes[i - 1].var && writes[i].begin < writes[i - 1].end)
       throw graph::GraphError(where + g.describe(*writes[i - 1].who) + " and " + g.describe(*writes[i].who) +
                               " are both written (an address written twice)");
-  for (const Span& w : writes)
-    for (const Span& r : reads)
-      if (w.var == r.var && w.begin < r.end && r.begin < w.end)
-        throw graph::GraphError(where + g.describe(*w.who) + " is written while " + g.describe(*r.who) +
+  // Writes against reads by a sweep over both sorted lists (each sorted by variable, start).
+  std::sort(reads.begin(), reads.end(), by_start);
+  size_t first = 0;
+  for (const Span& w : writes) {
+    while (first < reads.size() && std::tie(reads[first].var, reads[first].end) <= std::tie(w.var, w.begin)) ++first;
+    for (size_t j = first; j < reads.size() && std::tie(reads[j].var, reads[j].begin) < std::tie(w.var, w.end); ++j)
+      if (reads[j].var == w.var && reads[j].end > w.begin)
+        throw graph::GraphError(where + g.describe(*w.who) + " is written while " + g.describe(*reads[j].who) +
                                 " is read");
+  }
 }
 
 }  // namespace

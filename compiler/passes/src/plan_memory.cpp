@@ -195,8 +195,10 @@ class Liveness {
     if (!t.valid() || t.begin >= t.end) return;
     const std::vector<graph::Interval>& ivs = ivs_[t.var];
     std::vector<bool>& written = written_[t.var];
-    for (size_t i = 0; i < ivs.size(); ++i) {
-      if (ivs[i].end <= t.begin || t.end <= ivs[i].begin) continue;
+    // Intervals are in element order: start at the first that ends after t begins.
+    const auto from = std::partition_point(ivs.begin(), ivs.end(),
+                                           [&](const graph::Interval& iv) { return iv.end <= t.begin; });
+    for (size_t i = static_cast<size_t>(from - ivs.begin()); i < ivs.size() && ivs[i].begin < t.end; ++i) {
       Range& r = ranges_[t.var][i];
       touched_.emplace_back(t.var, i);
       r.first = std::min(r.first, s);
