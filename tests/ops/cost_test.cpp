@@ -13,6 +13,7 @@
 #include "tessera/emu/machine.h"
 #include "tessera/ops/matmul.h"
 #include "tessera/passes/passes.h"
+#include "tessera/runtime/engine.h"
 
 namespace tessera::testing {
 namespace {
@@ -67,20 +68,9 @@ Run run_iss(const exe::Executable& e) {
   mo.mode = emu::Mode::kIss;
   emu::Machine m(mo);
   m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
-  for (const exe::Segment& s : e.segments) {
-    const device::DmaSegment d{s.tile, s.addr, static_cast<uint32_t>(s.bytes.size()), 0};
-    m.dma_write({&d, 1}, std::as_bytes(std::span(s.bytes)));
-  }
-  const exe::Program& p = *e.find_program("main");
-  for (uint32_t t = 0; t < e.tiles; ++t) {
-    const uint32_t words[2] = {p.tile_program[t], p.words};
-    const device::DmaSegment d{t, e.header_addr + 8, 8, 0};
-    m.dma_write({&d, 1}, std::as_bytes(std::span(words)));
-  }
-  m.write_reg(arch::kDevRegControl, device::kControlStart);
-  const uint32_t ev =
-      m.wait_event(device::kEventAllHalted | device::kEventError | device::kEventHostSync, std::chrono::seconds(60));
-  if (!(ev & device::kEventAllHalted)) throw std::runtime_error("device did not halt: " + m.error_detail());
+  runtime::Engine engine(m, e);
+  engine.load();
+  engine.run("main", std::chrono::seconds(60));
   Run r{m.profile(), 0};
   for (uint32_t t = 0; t < m.tile_count(); ++t) r.end_cycle = std::max(r.end_cycle, m.tile(t).hart().cycle());
   return r;

@@ -12,6 +12,7 @@
 #include "tessera/emu/machine.h"
 #include "tessera/ops/matmul.h"
 #include "tessera/passes/passes.h"
+#include "tessera/runtime/engine.h"
 
 namespace tessera::testing {
 namespace {
@@ -79,39 +80,19 @@ struct Case {
   }
 };
 
-// Loads `e` onto a machine, runs "main" with host buffers per stream, in stream order.
-std::vector<float> run(const exe::Executable& e, emu::Mode mode, const std::vector<float>& in, uint32_t out_size) {
+// Loads `e` onto a machine through the host runtime and runs "main": stream "a" in, "c" out.
+std::vector<float> run(const exe::Executable& e, emu::Mode mode, std::vector<float> in, uint32_t out_size) {
   emu::MachineOptions mo;
   mo.target = arch::find_target(e.target);
   mo.mode = mode;
   emu::Machine m(mo);
   m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
-  for (const exe::Segment& s : e.segments) {
-    const device::DmaSegment d{s.tile, s.addr, static_cast<uint32_t>(s.bytes.size()), 0};
-    m.dma_write({&d, 1}, std::as_bytes(std::span(s.bytes)));
-  }
-  const exe::Program& p = *e.find_program("main");
-  for (uint32_t t = 0; t < e.tiles; ++t) {
-    const uint32_t words[2] = {p.tile_program[t], p.words};
-    const device::DmaSegment d{t, e.header_addr + 8, 8, 0};
-    m.dma_write({&d, 1}, std::as_bytes(std::span(words)));
-  }
+  runtime::Engine engine(m, e);
+  engine.load();
   std::vector<float> out(out_size);
-  m.write_reg(arch::kDevRegControl, device::kControlStart);
-  for (uint32_t sync = 0;;) {
-    const uint32_t ev = m.wait_event(device::kEventHostSync | device::kEventAllHalted | device::kEventError,
-                                     std::chrono::seconds(60));
-    if (ev & device::kEventError) throw std::runtime_error("device error: " + m.error_detail());
-    if (ev & device::kEventAllHalted) break;
-    if (!(ev & device::kEventHostSync)) throw std::runtime_error("device hung");
-    const exe::Stream& s = e.streams.at(p.streams.at(sync++));
-    std::vector<device::DmaSegment> segs;
-    for (const exe::Interval& i : s.intervals) segs.push_back({i.tile, i.addr, i.count * 4, uint64_t{i.offset} * 4});
-    if (s.direction == exe::StreamDirection::kHostToDevice) m.dma_write(segs, std::as_bytes(std::span(in)));
-    else m.dma_read(segs, std::as_writable_bytes(std::span(out)));
-    m.write_reg(arch::kDevRegEvents, device::kEventHostSync);
-    m.write_reg(arch::kDevRegDoorbell, 1);
-  }
+  engine.connect_stream("a", std::span(in));
+  engine.connect_stream("c", std::span(out));
+  engine.run("main", std::chrono::seconds(60));
   return out;
 }
 
