@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "tessera/arch/device_regs.h"
 #include "tessera/emu/machine.h"
 #include "tessera/graph/graph.h"
 #include "tessera/passes/passes.h"
+#include "tessera/runtime/engine.h"
 
 using namespace tessera;
 using namespace tessera::graph;
@@ -71,20 +71,9 @@ uint64_t measure(Graph& g, ComputeSet cs) {
   mo.mode = emu::Mode::kIss;
   emu::Machine m(mo);
   m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
-  for (const exe::Segment& s : e.segments) {
-    const device::DmaSegment d{s.tile, s.addr, static_cast<uint32_t>(s.bytes.size()), 0};
-    m.dma_write({&d, 1}, std::as_bytes(std::span(s.bytes)));
-  }
-  const exe::Program& p = *e.find_program("main");
-  for (uint32_t t = 0; t < e.tiles; ++t) {
-    const uint32_t words[2] = {p.tile_program[t], p.words};
-    const device::DmaSegment d{t, e.header_addr + 8, 8, 0};
-    m.dma_write({&d, 1}, std::as_bytes(std::span(words)));
-  }
-  m.write_reg(arch::kDevRegControl, device::kControlStart);
-  const uint32_t ev =
-      m.wait_event(device::kEventAllHalted | device::kEventError | device::kEventHostSync, std::chrono::seconds(60));
-  if (!(ev & device::kEventAllHalted)) throw std::runtime_error("device did not halt: " + m.error_detail());
+  runtime::Engine engine(m, e);
+  engine.load();
+  engine.run("main", std::chrono::seconds(60));
   if (std::getenv("CALIBRATE_VERBOSE"))
     for (const emu::SuperstepProfile& s : m.profile())
       std::printf("    superstep %u kind %u compute %llu exchange %llu tile0 %u\n", s.superstep, s.kind,

@@ -9,6 +9,7 @@
 #include "tessera/arch/control.h"
 #include "tessera/arch/device_regs.h"
 #include "tessera/arch/tile_map.h"
+#include "hex.h"
 #include "tessera/emu/machine.h"
 
 namespace tessera::emu {
@@ -18,12 +19,6 @@ struct Range {
   uint32_t begin, end;  // tile addresses, [begin, end)
   uint32_t tile;        // the tile whose send list this came from
 };
-
-std::string hex(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
 
 uint32_t hops(const arch::Target& t, uint32_t a, uint32_t b) {
   const int ax = static_cast<int>(a % t.mesh_cols), ay = static_cast<int>(a / t.mesh_cols);

@@ -10,22 +10,13 @@
 #include "tessera/arch/tile_map.h"
 #include "tessera/emu/csr.h"
 #include "tessera/emu/disasm.h"
+#include "hex.h"
 #include "native_tiles.h"
 #include "thread_pool.h"
 
 namespace tessera::emu {
 
 using device::DeviceError;
-
-namespace {
-
-std::string hex(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
-
-}  // namespace
 
 Machine::Machine(const MachineOptions& options)
     : options_(options), target_(*options.target), pool_(std::make_unique<ThreadPool>(std::max(1u, options.threads))) {
