@@ -63,8 +63,10 @@ void set_slots(Decoded& d, Format f) {
   };
   constexpr uint8_t N = kSlotNone, S = kSlotSink;
   switch (f) {
-    case Format::U: case Format::J: case Format::CsrI: set(N, N, N, xd); break;
-    case Format::Jr: case Format::Load: case Format::I: case Format::Shift: case Format::Csr: set(x1, N, N, xd); break;
+    case Format::U: case Format::J: set(N, N, N, xd); break;
+    case Format::CsrI: set(kSlotFflags, N, N, xd); break;
+    case Format::Csr: set(x1, kSlotFflags, N, xd); break;
+    case Format::Jr: case Format::Load: case Format::I: case Format::Shift: set(x1, N, N, xd); break;
     case Format::B: case Format::Store: set(x1, x2, N, S); break;
     case Format::R: set(x1, x2, N, xd); break;
     case Format::Fence: case Format::None: set(N, N, N, S); break;
@@ -99,6 +101,12 @@ Decoded decode(uint32_t raw) {
   d.imm = immediate(info.format, raw);
   d.lat = arch::kLatency[static_cast<size_t>(info.klass)];
   if (d.op != Op::kIllegal) set_slots(d, info.format);
+  using arch::InsnClass;
+  switch (info.klass) {
+    case InsnClass::kFadd: case InsnClass::kFmul: case InsnClass::kFma: case InsnClass::kFcvt:
+    case InsnClass::kFdiv: case InsnClass::kFsqrt: d.dst2 = kSlotFflags; break;
+    default: break;
+  }
   return d;
 }
 

@@ -21,6 +21,8 @@ static_assert(std::endian::native == std::endian::little, "the ISS assumes a lit
 namespace tessera::emu {
 
 using arch::kSramBase;
+// Cycles a trap adds after its issue cycle: the fetch restarts at mtvec, as for a jump.
+constexpr uint64_t kTrapRefetch = arch::kLatency[static_cast<size_t>(arch::InsnClass::kJump)].taken_penalty;
 
 Hart::Hart(uint8_t* sram, uint32_t sram_bytes, TileBus* bus)
     : sram_(sram), sram_bytes_(sram_bytes), bus_(bus), icache_((sram_bytes + 4095) >> kPageShift) {
@@ -214,6 +216,7 @@ StopReason Hart::run_loop(uint64_t max_insns) {
     const uint64_t issue_ = std::max({cycle_, ready_[dp->src[0]], ready_[dp->src[1]], ready_[dp->src[2]]}); \
     cycle_ = issue_ + dp->lat.issue + (npc != pc + 4 ? dp->lat.taken_penalty : 0);        \
     ready_[dp->dst] = issue_ + dp->lat.result;                                             \
+    ready_[dp->dst2] = issue_ + dp->lat.result;                                            \
   } else {                                                                                 \
     ++cycle_;                                                                              \
   }                                                                                        \
@@ -238,7 +241,13 @@ fetch_fault:
   raise(kCauseFetchAccess, pc);
   dp = nullptr;
 trapped:
-  ++cycle_;
+  // A trap is decided when the instruction issues, then the fetch restarts at mtvec.
+  if constexpr (kTiming) {
+    const uint64_t issue = dp ? std::max({cycle_, ready_[dp->src[0]], ready_[dp->src[1]], ready_[dp->src[2]]}) : cycle_;
+    cycle_ = issue + 1 + kTrapRefetch;
+  } else {
+    ++cycle_;
+  }
   if (halt_.kind != Halt::Kind::kNone) [[unlikely]] stop_after_retire = true;
   if constexpr (kTrace) {
     const uint32_t raw = dp ? dp->raw : 0;

@@ -44,8 +44,11 @@ enum class Op : uint16_t {
 };
 
 // Register slots of the cycle model's scoreboard: x0-x31, then f0-f31, then a source
-// that is always ready and a sink for results nobody waits on (x0, or no destination).
-inline constexpr uint8_t kSlotF = 32, kSlotNone = 64, kSlotSink = 65, kSlotCount = 66;
+// that is always ready, a sink for results nobody waits on (x0, or no destination), and
+// fflags: the FP classes with a pipeline (fadd fmul fma fcvt fdiv fsqrt) write it with
+// their result latency and every CSR instruction reads it (docs/tile-rtl.md).
+inline constexpr uint8_t kSlotF = 32, kSlotNone = 64, kSlotSink = 65, kSlotFflags = 66,
+                         kSlotCount = 67;
 
 // One decoded instruction. `raw` doubles as the tag of the ISS's decode cache.
 struct Decoded {
@@ -58,6 +61,7 @@ struct Decoded {
   // (arch/latency.toml), copied here so the hot loop needs no table lookup.
   uint8_t src[3] = {kSlotNone, kSlotNone, kSlotNone};
   uint8_t dst = kSlotSink;
+  uint8_t dst2 = kSlotSink;  // kSlotFflags for FP instructions whose flags come late
   arch::Latency lat = arch::kLatency[0];
 };
 
