@@ -216,7 +216,8 @@ StopReason Hart::run_loop(uint64_t max_insns) {
     const uint64_t issue_ = std::max({cycle_, ready_[dp->src[0]], ready_[dp->src[1]], ready_[dp->src[2]]}); \
     cycle_ = issue_ + dp->lat.issue + (npc != pc + 4 ? dp->lat.taken_penalty : 0);        \
     ready_[dp->dst] = issue_ + dp->lat.result;                                             \
-    ready_[dp->dst2] = issue_ + dp->lat.result;                                            \
+    /* fflags: a CSR waits for every flag in flight, not only the youngest's */            \
+    ready_[dp->dst2] = std::max(ready_[dp->dst2], issue_ + dp->lat.result);                \
   } else {                                                                                 \
     ++cycle_;                                                                              \
   }                                                                                        \
