@@ -76,9 +76,8 @@ module tess_core #(
 
   // ---- State ------------------------------------------------------------------------------
   logic        halted_q;
-  logic [31:0] pc_f_q;                   // address fetched this cycle
-  logic        d_valid_q, d_fault_q;
-  logic [31:0] d_pc_q;
+  logic        d_valid, d_fault;
+  logic [31:0] d_pc;
   logic        e1_valid_q, e1_fault_q;
   logic [31:0] e1_pc_q, e1_insn_q;
   tess_core_pkg::dec_t        e1_dec_q;
@@ -404,37 +403,12 @@ module tess_core #(
   tess_core_pkg::dec_t d_dec;
   tess_decode u_decode (.insn_i(imem_rdata_i), .dec_o(d_dec));
 
-  // The address fetched: the next pc, or (while D waits) D's own pc again so that its word
-  // stays on the SRAM output.
   logic stop;      // nothing younger may enter E1
   assign stop = halted_q || halt_now;
-  assign imem_addr_o = (d_valid_q && !e1_free) ? d_pc_q[Aw+1:2] : pc_f_q[Aw+1:2];
-
-  // Out of reset the core first takes boot_pc_i, then fetches.
-  logic booted_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      booted_q <= 1'b0;
-      pc_f_q <= 32'd0;
-      d_valid_q <= 1'b0;
-      d_fault_q <= 1'b0;
-      d_pc_q <= 32'd0;
-    end else if (!booted_q) begin
-      booted_q <= 1'b1;
-      pc_f_q <= boot_pc_i;
-    end else if (stop) begin
-      d_valid_q <= 1'b0;
-    end else if (redirect) begin
-      // The fetch restarts at the target next cycle: two cycles lost, as the table says.
-      d_valid_q <= 1'b0;
-      pc_f_q <= redirect_pc;
-    end else if (!d_valid_q || e1_free) begin
-      d_valid_q <= 1'b1;
-      d_pc_q <= pc_f_q;
-      d_fault_q <= !in_sram(pc_f_q);
-      pc_f_q <= pc_f_q + 32'd4;
-    end
-  end
+  tess_fetch #(.SramBytes(SramBytes)) u_fetch (
+    .clk_i, .rst_ni, .boot_pc_i, .stop_i(stop), .redirect_i(redirect), .redirect_pc_i(redirect_pc),
+    .e1_free_i(e1_free), .imem_addr_o, .d_valid_o(d_valid), .d_pc_o(d_pc), .d_fault_o(d_fault)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -446,11 +420,11 @@ module tess_core #(
     end else if (stop || redirect) begin
       e1_valid_q <= 1'b0;
     end else if (e1_free) begin
-      e1_valid_q <= d_valid_q;
-      e1_fault_q <= d_fault_q;
-      e1_pc_q <= d_pc_q;
-      e1_insn_q <= d_fault_q ? 32'd0 : imem_rdata_i;
-      e1_dec_q <= d_fault_q ? '0 : d_dec;  // a fetch fault has no operands
+      e1_valid_q <= d_valid;
+      e1_fault_q <= d_fault;
+      e1_pc_q <= d_pc;
+      e1_insn_q <= d_fault ? 32'd0 : imem_rdata_i;
+      e1_dec_q <= d_fault ? '0 : d_dec;  // a fetch fault has no operands
     end
   end
 
@@ -470,6 +444,7 @@ module tess_core #(
     e2_d.rd = e1_insn_q[11:7];
     e2_d.res = e1_res;
     e2_d.prod = prod;
+    e2_d.fpu = e1_dec_q.res_sel == tess_core_pkg::RES_FPU;
     e2_d.ready_age = ready_age;
     e2_d.flags_late = e1_dec_q.flags_late && !trap;
     e2_d.flags = (trap || prod != 3'd1) ? 5'd0 : e1_flags;
@@ -511,7 +486,7 @@ module tess_core #(
       if (e2_q.mem_re) begin
         e3_d.res = load_val;
         e3_d.mem_rdata = load_word;
-      end else if (e2_q.rd_fp || e2_q.flags_late) begin  // fcvt (to f or to x)
+      end else if (e2_q.fpu) begin  // fcvt
         e3_d.res = fpu_res2;
         e3_d.flags = fpu_flags2;
       end else begin

@@ -62,6 +62,7 @@ package tess_core_pkg;
     logic [4:0]  rd;
     logic [31:0] res;
     logic [2:0]  prod;
+    logic        fpu;         // the F unit produces the result (else the load path or the multiplier)
     logic [5:0]  ready_age;
     logic        flags_late;
     logic [4:0]  flags;
