@@ -2,6 +2,11 @@
 // (written in W). Reads see a write of the same cycle (write-through), so an instruction
 // entering E1 as its producer leaves W needs no forwarding path. ZeroReg: register 0
 // reads 0 and ignores writes (the x file); otherwise it is an ordinary register (the f file).
+//
+// Every register reads 0 after reset (docs/isa.md) without resetting the storage: one flop
+// per register says whether it has been written since reset, so the storage itself has no
+// reset and maps to LUT RAM (three asynchronous read ports, one write port) instead of
+// 1,024 flops and their read multiplexers.
 module tess_regfile #(
   parameter bit ZeroReg = 1'b1
 ) (
@@ -17,25 +22,30 @@ module tess_regfile #(
   input  logic [4:0]  waddr_i,
   input  logic [31:0] wdata_i
 );
-  logic [31:0] regs [32];
+  (* ram_style = "distributed" *) logic [31:0] mem [32];
+  logic [31:0] written_q;
 
-  // Reset to zero (docs/isa.md: x and f registers reset to 0 on every backend).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int i = 0; i < 32; i++) regs[i] <= 32'd0;
-    end else if (we_i && !(ZeroReg && waddr_i == 5'd0)) begin
-      regs[waddr_i] <= wdata_i;
-    end
+  logic we;
+  assign we = we_i && !(ZeroReg && waddr_i == 5'd0);
+
+  always_ff @(posedge clk_i) begin
+    if (we) mem[waddr_i] <= wdata_i;
   end
 
-  function automatic logic [31:0] read(input logic [4:0] a, input logic [31:0] cur, input logic we,
-                                       input logic [4:0] wa, input logic [31:0] wd);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) written_q <= 32'd0;
+    else if (we) written_q[waddr_i] <= 1'b1;
+  end
+
+  function automatic logic [31:0] read(input logic [4:0] a, input logic [31:0] stored,
+                                       input logic written);
     if (ZeroReg && a == 5'd0) read = 32'd0;
-    else if (we && wa == a) read = wd;
-    else read = cur;
+    else if (we && waddr_i == a) read = wdata_i;
+    else if (!written) read = 32'd0;
+    else read = stored;
   endfunction
 
-  assign rdata_a_o = read(raddr_a_i, regs[raddr_a_i], we_i, waddr_i, wdata_i);
-  assign rdata_b_o = read(raddr_b_i, regs[raddr_b_i], we_i, waddr_i, wdata_i);
-  assign rdata_c_o = read(raddr_c_i, regs[raddr_c_i], we_i, waddr_i, wdata_i);
+  assign rdata_a_o = read(raddr_a_i, mem[raddr_a_i], written_q[raddr_a_i]);
+  assign rdata_b_o = read(raddr_b_i, mem[raddr_b_i], written_q[raddr_b_i]);
+  assign rdata_c_o = read(raddr_c_i, mem[raddr_c_i], written_q[raddr_c_i]);
 endmodule
