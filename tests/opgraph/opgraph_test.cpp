@@ -56,7 +56,7 @@ TEST(OpGraph, ShapeAndDtypeErrorsNameTheOpAndShapes) {
   EXPECT_EQ(error_of([&] { g.add_bias(h, b, "fc1"); }),
             "add_bias 'fc1': [40,128] + [100]: the bias must be a vector as long as a row");
   const Value v = g.input("v", DType::kF32, {128});
-  EXPECT_EQ(error_of([&] { g.add_bias(h, v); }), "add_bias: [40,128] + [128]: the bias must be a constant");
+  EXPECT_EQ(error_of([&] { g.add_bias(h, v); }), "add_bias: [40,128] + [128]: the bias must be a constant or a parameter");
   const Value labels = g.input("labels", DType::kU32, {40, 10});
   EXPECT_EQ(error_of([&] { g.relu(labels, "act"); }), "relu 'act': u32[40,10]: needs f32");
   EXPECT_EQ(error_of([&] { g.argmax(labels); }), "argmax: u32[40,10]: needs a f32 matrix");

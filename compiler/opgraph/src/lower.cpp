@@ -64,6 +64,11 @@ class Lowering {
     return op.name.empty() ? "op" + std::to_string(op.result.id) : op.name;
   }
   static uint32_t grain(const std::vector<uint32_t>& shape) { return shape.size() >= 2 ? shape.back() : 1; }
+  // Constants and parameters: tensors with an initial value, loaded before the program runs.
+  bool is_weight(Value v) const {
+    const OpKind k = og_.producer(v).kind;
+    return k == OpKind::kConstant || k == OpKind::kParameter;
+  }
 
   // The constant's variable, made on first use (unmapped: a matmul places its weights).
   Tensor constant(Value v) {
@@ -78,7 +83,7 @@ class Lowering {
 
   // The value's tensor, mapped (constants in whole rows per tile if nothing placed them).
   Tensor mapped(Value v) {
-    if (og_.producer(v).kind != OpKind::kConstant) return tensors_[v.id];
+    if (!is_weight(v)) return tensors_[v.id];
     const Tensor t = constant(v);
     if (g_.variables()[t.var].tile.at(0) < 0) g_.map_linearly(t, grain(t.shape));
     return t;
@@ -89,7 +94,7 @@ class Lowering {
   // a copy with the same tile mapping.
   Tensor writable(Value v, graph::Program& body, const std::string& name) {
     const Tensor src = mapped(v);
-    if (uses_[v.id] == 1 && og_.producer(v).kind != OpKind::kConstant) return src;
+    if (uses_[v.id] == 1 && !is_weight(v)) return src;
     const ValueInfo& i = og_.info(v);
     Tensor dst = g_.add_variable(i.dtype, i.shape, name);
     const Tensor flat = dst.flatten();
@@ -110,11 +115,12 @@ class Lowering {
         break;
       }
       case OpKind::kConstant:
+      case OpKind::kParameter:
         break;  // made where it is first used
       case OpKind::kMatMul: {
         const Value a = op.operands[0], b = op.operands[1];
         const Tensor ta = mapped(a);
-        const Tensor tb = og_.producer(b).kind == OpKind::kConstant ? constant(b) : mapped(b);
+        const Tensor tb = is_weight(b) ? constant(b) : mapped(b);
         const ValueInfo& ia = og_.info(a);
         const ops::MatMulPlan plan =
             ops::plan_matmul(ia.shape[0], ia.shape[1], r.shape[1], g_.target().tiles, cost_,
@@ -145,6 +151,11 @@ class Lowering {
         break;
       case OpKind::kOutput:
         break;
+      case OpKind::kSoftmaxXent: case OpKind::kAdd: case OpKind::kMatMulTN: case OpKind::kMatMulNT:
+      case OpKind::kBiasGrad: case OpKind::kReluGrad: case OpKind::kSoftmaxXentGrad:
+        // The training ops are built and checked (autodiff.h, eval.h) but not lowered onto
+        // tiles yet: that is the training step of the compiler.
+        throw OpGraphError("the vertex-graph lowering of training ops is not written yet");
     }
   }
 

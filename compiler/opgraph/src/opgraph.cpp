@@ -35,6 +35,14 @@ const char* op_kind_name(OpKind k) {
     case OpKind::kSoftmax: return "softmax";
     case OpKind::kArgmax: return "argmax";
     case OpKind::kOutput: return "output";
+    case OpKind::kParameter: return "parameter";
+    case OpKind::kSoftmaxXent: return "softmax_xent";
+    case OpKind::kAdd: return "add";
+    case OpKind::kMatMulTN: return "matmul_tn";
+    case OpKind::kMatMulNT: return "matmul_nt";
+    case OpKind::kBiasGrad: return "bias_grad";
+    case OpKind::kReluGrad: return "relu_grad";
+    case OpKind::kSoftmaxXentGrad: return "softmax_xent_grad";
   }
   return "?";
 }
@@ -51,7 +59,9 @@ const ValueInfo& OpGraph::info(Value v) const {
 }
 
 const std::vector<float>& OpGraph::constant_data(Value v) const {
-  if (producer(v).kind != OpKind::kConstant) throw OpGraphError("value %" + std::to_string(v.id) + " is not a constant");
+  const OpKind k = producer(v).kind;
+  if (k != OpKind::kConstant && k != OpKind::kParameter)
+    throw OpGraphError("value %" + std::to_string(v.id) + " is not a constant or parameter");
   return data_[v.id];
 }
 
@@ -65,7 +75,8 @@ const ValueInfo& OpGraph::operand(Value v, const char* op, const std::string& na
 void OpGraph::check_unique(const std::string& what, const std::string& name) const {
   if (name.empty()) throw OpGraphError(what + ": needs a name");
   for (const Op& op : ops_)
-    if ((op.kind == OpKind::kInput || op.kind == OpKind::kConstant || op.kind == OpKind::kOutput) && op.name == name)
+    if ((op.kind == OpKind::kInput || op.kind == OpKind::kConstant || op.kind == OpKind::kParameter ||
+         op.kind == OpKind::kOutput) && op.name == name)
       throw OpGraphError(what + " '" + name + "': the name is already taken by " + op_kind_name(op.kind) + " '" +
                          name + "'");
 }
@@ -86,16 +97,25 @@ Value OpGraph::input(std::string name, DType dtype, std::vector<uint32_t> shape)
   return add_op(OpKind::kInput, std::move(name), {}, dtype, std::move(shape));
 }
 
-Value OpGraph::constant(std::string name, std::vector<uint32_t> shape, std::vector<float> data) {
-  check_unique("constant", name);
+Value OpGraph::leaf(OpKind kind, std::string name, std::vector<uint32_t> shape, std::vector<float> data) {
+  const char* what = op_kind_name(kind);
+  check_unique(what, name);
   if (shape.empty() || elements(shape) == 0)
-    throw OpGraphError("constant '" + name + "': shape " + shape_str(shape) + " has no elements");
+    throw OpGraphError(std::string(what) + " '" + name + "': shape " + shape_str(shape) + " has no elements");
   if (data.size() != elements(shape))
-    throw OpGraphError("constant '" + name + "': " + std::to_string(data.size()) + " values for shape " +
+    throw OpGraphError(std::string(what) + " '" + name + "': " + std::to_string(data.size()) + " values for shape " +
                        shape_str(shape) + " (" + std::to_string(elements(shape)) + " elements)");
-  const Value v = add_op(OpKind::kConstant, std::move(name), {}, DType::kF32, std::move(shape));
+  const Value v = add_op(kind, std::move(name), {}, DType::kF32, std::move(shape));
   data_[v.id] = std::move(data);
   return v;
+}
+
+Value OpGraph::constant(std::string name, std::vector<uint32_t> shape, std::vector<float> data) {
+  return leaf(OpKind::kConstant, std::move(name), std::move(shape), std::move(data));
+}
+
+Value OpGraph::parameter(std::string name, std::vector<uint32_t> shape, std::vector<float> initial) {
+  return leaf(OpKind::kParameter, std::move(name), std::move(shape), std::move(initial));
 }
 
 Value OpGraph::matmul(Value a, Value b, std::string name) {
@@ -118,7 +138,8 @@ Value OpGraph::add_bias(Value x, Value b, std::string name) {
                        type_string(ib.dtype, ib.shape));
   if (ix.shape.empty() || ib.shape.size() != 1 || ib.shape[0] != ix.shape.back())
     throw OpGraphError(at + ": the bias must be a vector as long as a row");
-  if (ops_[ib.op].kind != OpKind::kConstant) throw OpGraphError(at + ": the bias must be a constant");
+  if (ops_[ib.op].kind != OpKind::kConstant && ops_[ib.op].kind != OpKind::kParameter)
+    throw OpGraphError(at + ": the bias must be a constant or a parameter");
   std::vector<uint32_t> shape = ix.shape;
   return add_op(OpKind::kAddBias, std::move(name), {x, b}, DType::kF32, std::move(shape));
 }
@@ -153,6 +174,72 @@ void OpGraph::output(std::string name, Value v) {
   ops_.push_back({OpKind::kOutput, std::move(name), {v}, Value{}});
 }
 
+const ValueInfo& OpGraph::f32_matrix(Value v, const char* op, const std::string& name) const {
+  const ValueInfo& i = operand(v, op, name);
+  if (i.dtype != DType::kF32 || i.shape.size() != 2)
+    throw OpGraphError(who(op, name) + ": " + type_string(i.dtype, i.shape) + ": needs a f32 matrix");
+  return i;
+}
+
+Value OpGraph::softmax_xent(Value logits, Value labels, std::string name) {
+  const ValueInfo& x = f32_matrix(logits, "softmax_xent", name);
+  const ValueInfo& l = operand(labels, "softmax_xent", name);
+  if (l.dtype != DType::kU32 || l.shape != std::vector<uint32_t>{x.shape[0]})
+    throw OpGraphError(who("softmax_xent", name) + ": labels " + type_string(l.dtype, l.shape) + " for logits " +
+                       type_string(x.dtype, x.shape) + ": need u32[" + std::to_string(x.shape[0]) + "]");
+  return add_op(OpKind::kSoftmaxXent, std::move(name), {logits, labels}, DType::kF32, {x.shape[0]});
+}
+
+Value OpGraph::add(Value a, Value b, std::string name) {
+  const ValueInfo &ia = operand(a, "add", name), &ib = operand(b, "add", name);
+  if (ia.dtype != DType::kF32 || ib.dtype != DType::kF32 || ia.shape != ib.shape)
+    throw OpGraphError(who("add", name) + ": " + type_string(ia.dtype, ia.shape) + " + " +
+                       type_string(ib.dtype, ib.shape) + ": needs two f32 tensors of one shape");
+  std::vector<uint32_t> shape = ia.shape;
+  return add_op(OpKind::kAdd, std::move(name), {a, b}, DType::kF32, std::move(shape));
+}
+
+Value OpGraph::matmul_tn(Value a, Value b, std::string name) {
+  const ValueInfo &ia = f32_matrix(a, "matmul_tn", name), &ib = f32_matrix(b, "matmul_tn", name);
+  if (ia.shape[0] != ib.shape[0])
+    throw OpGraphError(who("matmul_tn", name) + ": " + shape_str(ia.shape) + "^T x " + shape_str(ib.shape) +
+                       ": inner dimensions differ");
+  return add_op(OpKind::kMatMulTN, std::move(name), {a, b}, DType::kF32, {ia.shape[1], ib.shape[1]});
+}
+
+Value OpGraph::matmul_nt(Value a, Value b, std::string name) {
+  const ValueInfo &ia = f32_matrix(a, "matmul_nt", name), &ib = f32_matrix(b, "matmul_nt", name);
+  if (ia.shape[1] != ib.shape[1])
+    throw OpGraphError(who("matmul_nt", name) + ": " + shape_str(ia.shape) + " x " + shape_str(ib.shape) +
+                       "^T: inner dimensions differ");
+  return add_op(OpKind::kMatMulNT, std::move(name), {a, b}, DType::kF32, {ia.shape[0], ib.shape[0]});
+}
+
+Value OpGraph::bias_grad(Value dy, std::string name) {
+  const ValueInfo& i = f32_matrix(dy, "bias_grad", name);
+  return add_op(OpKind::kBiasGrad, std::move(name), {dy}, DType::kF32, {i.shape[1]});
+}
+
+Value OpGraph::relu_grad(Value dy, Value y, std::string name) {
+  const ValueInfo &id = operand(dy, "relu_grad", name), &iy = operand(y, "relu_grad", name);
+  if (id.dtype != DType::kF32 || iy.dtype != DType::kF32 || id.shape != iy.shape)
+    throw OpGraphError(who("relu_grad", name) + ": " + type_string(id.dtype, id.shape) + " and " +
+                       type_string(iy.dtype, iy.shape) + ": needs two f32 tensors of one shape");
+  std::vector<uint32_t> shape = id.shape;
+  return add_op(OpKind::kReluGrad, std::move(name), {dy, y}, DType::kF32, std::move(shape));
+}
+
+Value OpGraph::softmax_xent_grad(Value logits, Value labels, float scale, std::string name) {
+  const std::vector<uint32_t> shape = f32_matrix(logits, "softmax_xent_grad", name).shape;
+  const ValueInfo& l = operand(labels, "softmax_xent_grad", name);
+  if (l.dtype != DType::kU32 || l.shape != std::vector<uint32_t>{shape[0]})
+    throw OpGraphError(who("softmax_xent_grad", name) + ": labels " + type_string(l.dtype, l.shape) +
+                       ": need u32[" + std::to_string(shape[0]) + "]");
+  const Value v = add_op(OpKind::kSoftmaxXentGrad, std::move(name), {logits, labels}, DType::kF32, shape);
+  ops_.back().scale = scale;
+  return v;
+}
+
 std::string dump(const OpGraph& g) {
   std::ostringstream out;
   for (const Op& op : g.ops()) {
@@ -161,11 +248,13 @@ std::string dump(const OpGraph& g) {
       continue;
     }
     out << "%" << op.result.id << " = " << op_kind_name(op.kind);
-    if (op.kind == OpKind::kInput || op.kind == OpKind::kConstant) out << " \"" << op.name << "\"";
+    const bool leaf = op.kind == OpKind::kInput || op.kind == OpKind::kConstant || op.kind == OpKind::kParameter;
+    if (leaf) out << " \"" << op.name << "\"";
     for (size_t i = 0; i < op.operands.size(); ++i) out << (i ? ", %" : " %") << op.operands[i].id;
     const ValueInfo& v = g.info(op.result);
+    if (op.kind == OpKind::kSoftmaxXentGrad) out << ", scale " << op.scale;
     out << " : " << type_string(v.dtype, v.shape);
-    if (op.kind != OpKind::kInput && op.kind != OpKind::kConstant && !op.name.empty()) out << "  # " << op.name;
+    if (!leaf && !op.name.empty()) out << "  # " << op.name;
     out << "\n";
   }
   return out.str();

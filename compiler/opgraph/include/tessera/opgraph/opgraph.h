@@ -38,7 +38,11 @@ struct Value {
   bool operator==(const Value&) const = default;
 };
 
-enum class OpKind { kInput, kConstant, kMatMul, kAddBias, kRelu, kSoftmax, kArgmax, kOutput };
+enum class OpKind {
+  kInput, kConstant, kMatMul, kAddBias, kRelu, kSoftmax, kArgmax, kOutput,
+  // Training (autodiff.h): persistent weights, the loss, and the ops gradients are made of.
+  kParameter, kSoftmaxXent, kAdd, kMatMulTN, kMatMulNT, kBiasGrad, kReluGrad, kSoftmaxXentGrad,
+};
 const char* op_kind_name(OpKind k);  // "matmul", ...
 
 struct Op {
@@ -48,6 +52,7 @@ struct Op {
   std::string name;
   std::vector<Value> operands;
   Value result;  // invalid for output
+  float scale = 0;  // softmax_xent_grad: the factor of every row's gradient (1/rows for the mean)
 };
 
 struct ValueInfo {
@@ -62,6 +67,9 @@ class OpGraph {
   Value input(std::string name, DType dtype, std::vector<uint32_t> shape);
   // A f32 constant (weights), row-major, element_count(shape) values.
   Value constant(std::string name, std::vector<uint32_t> shape, std::vector<float> data);
+  // A f32 parameter: a persistent tensor that training updates in place, with its initial
+  // value (row-major). Ops take it where they take a constant.
+  Value parameter(std::string name, std::vector<uint32_t> shape, std::vector<float> initial);
   // [m,k] x [k,n] -> [m,n], f32.
   Value matmul(Value a, Value b, std::string name = "");
   // x [..., n] + b [n] on every row, f32; b must be a constant.
@@ -75,14 +83,32 @@ class OpGraph {
   // A host stream out, read after all ops.
   void output(std::string name, Value v);
 
+  // Training. Softmax cross-entropy of each row of f32 logits [m,n] against u32 labels [m]:
+  // f32 [m], loss_r = log(sum_c exp(x_rc)) - x_r,label.
+  Value softmax_xent(Value logits, Value labels, std::string name = "");
+  // Element-wise a + b, same shape, f32.
+  Value add(Value a, Value b, std::string name = "");
+  // a^T b: a [k,m], b [k,n] -> [m,n]; and a b^T: a [m,k], b [n,k] -> [m,n].
+  Value matmul_tn(Value a, Value b, std::string name = "");
+  Value matmul_nt(Value a, Value b, std::string name = "");
+  // Column sums of dy [m,n] -> [n] (the gradient of a bias).
+  Value bias_grad(Value dy, std::string name = "");
+  // dy where y (a relu's result) > 0, else 0; same shape.
+  Value relu_grad(Value dy, Value y, std::string name = "");
+  // The gradient of scale * sum_r softmax_xent(logits, labels)_r with respect to logits:
+  // (softmax(x_r) - onehot(label_r)) * scale, f32 [m,n].
+  Value softmax_xent_grad(Value logits, Value labels, float scale, std::string name = "");
+
   const ValueInfo& info(Value v) const;
-  const std::vector<float>& constant_data(Value v) const;  // v must be a constant
+  const std::vector<float>& constant_data(Value v) const;  // v must be a constant or parameter
   const std::vector<Op>& ops() const { return ops_; }
   const std::vector<ValueInfo>& values() const { return values_; }
   const Op& producer(Value v) const { return ops_.at(info(v).op); }
 
  private:
   Value add_op(OpKind kind, std::string name, std::vector<Value> operands, DType dtype, std::vector<uint32_t> shape);
+  Value leaf(OpKind kind, std::string name, std::vector<uint32_t> shape, std::vector<float> data);
+  const ValueInfo& f32_matrix(Value v, const char* op, const std::string& name) const;
   const ValueInfo& operand(Value v, const char* op, const std::string& name) const;
   void check_unique(const std::string& what, const std::string& name) const;
 
