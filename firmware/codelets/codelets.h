@@ -26,12 +26,29 @@
 //   8    relu        f32* dst, const f32* src, u32 n
 //   9    exp         f32* dst, const f32* src, u32 n
 //  10    log         f32* dst, const f32* src, u32 n
+//  11    matmul      f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n
+//  12    add_bias    f32* dst, const f32* src, const f32* bias, u32 rows, u32 cols
+//  13    argmax      u32* out, const f32* src, u32 rows, u32 cols
+//  14    softmax     f32* dst, const f32* src, u32 rows, u32 cols
+//  15    relu_grad   f32* dx, const f32* dy, const f32* y, u32 n
+//  16    softmax_xent f32* dlogits, f32* loss, const f32* logits, const u32* labels,
+//                     u32 rows, u32 cols, f32 scale
+//  17    matmul_tn   f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n
+//  18    matmul_nt   f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n
+//  19    sgd_momentum f32* w, f32* v, const f32* g, const f32* lr, u32 n, f32 momentum
+//  20    lr_linear   f32* lr, u32* step, f32 lr0, u32 total
 // computing, for i < n (r < rows):
 //   copy dst[i] = src[i]            fill dst[i] = value          add dst[i] = a[i] + b[i]
 //   scale dst[i] = src[i] * scale   mac acc[i] = fma(a[i], b[i], acc[i])
 //   dot out[0] = fma chain over i   matvec y[r] = dot(row r of a (rows x cols), x)
 //   reduce_sum out[i] = sum over j < k of in[j*n + i]          relu dst[i] = max(src[i], +0)
 //   exp dst[i] = fp_expf(src[i])    log dst[i] = fp_logf(src[i])
+//   matmul c = a b (fma chains)     add_bias dst[r][c] = src[r][c] + bias[c]
+//   argmax out[r] = first index of the row's largest   softmax of each row
+//   relu_grad dx[i] = y[i] > 0 ? dy[i] : +0            matmul_tn c = a^T b, matmul_nt c = a b^T
+//   softmax_xent loss[r] = logsumexp(row) - x[label], dlogits = (softmax - onehot) * scale
+//   sgd_momentum v = v*momentum + g, w = fma(v, -lr[0], w)
+//   lr_linear lr[0] = lr0 * (total - step[0]) / total, step[0] += 1
 // Each codelet's file says exactly what it computes (order of operations, zeros, NaNs).
 // New codelets go at the end (TESSERA_CODELETS below); indices of existing ones stay.
 //
@@ -79,7 +96,13 @@ constexpr uint32_t state_words(const char* signature) {
   X(matmul, "f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n")  \
   X(add_bias, "f32* dst, const f32* src, const f32* bias, u32 rows, u32 cols") \
   X(argmax, "u32* out, const f32* src, u32 rows, u32 cols")             \
-  X(softmax, "f32* dst, const f32* src, u32 rows, u32 cols")
+  X(softmax, "f32* dst, const f32* src, u32 rows, u32 cols")             \
+  X(relu_grad, "f32* dx, const f32* dy, const f32* y, u32 n")           \
+  X(softmax_xent, "f32* dlogits, f32* loss, const f32* logits, const u32* labels, u32 rows, u32 cols, f32 scale") \
+  X(matmul_tn, "f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n") \
+  X(matmul_nt, "f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n") \
+  X(sgd_momentum, "f32* w, f32* v, const f32* g, const f32* lr, u32 n, f32 momentum") \
+  X(lr_linear, "f32* lr, u32* step, f32 lr0, u32 total")
 
 // kSig_NAME: the signature; kWords_NAME: its state record's length in words.
 #define TESSERA_CODELET_CONSTANTS(name, sig) \

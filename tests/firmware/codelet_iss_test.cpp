@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -198,10 +199,15 @@ CheckingSink run_native() {
 TEST(CodeletSuite, NativeMatchesPlainCxxReferences) {
   const CheckingSink sink = run_native();
   for (const std::string& f : sink.failures) ADD_FAILURE() << f;
-  // every codelet of the table was run and checked
+  // every codelet of the table was run and checked, here or (the training codelets, not in
+  // codelet_suite.h yet) by training_codelets_test.cpp, on the ISS and natively
+  const std::set<std::string> elsewhere = {"relu_grad",  "softmax_xent", "matmul_tn",
+                                           "matmul_nt",  "sgd_momentum", "lr_linear"};
   for (uint32_t i = 0; i < fw::tessera_codelet_count; ++i)
-    EXPECT_GT(sink.checked.count(fw::tessera_codelet_table[i].name), 0u)
-        << fw::tessera_codelet_table[i].name;
+    if (!elsewhere.count(fw::tessera_codelet_table[i].name)) {
+      EXPECT_GT(sink.checked.count(fw::tessera_codelet_table[i].name), 0u)
+          << fw::tessera_codelet_table[i].name;
+    }
 }
 
 TEST(CodeletSuite, RiscvAndNativeGiveTheSameBits) {
