@@ -333,7 +333,7 @@ module tess_core #(
   logic       trap_taken;
   assign trap_taken = fire && trap;
   tess_csr u_csr (
-    .clk_i, .rst_ni, .count_i(!halted_q),
+    .clk_i, .rst_ni, .count_i(!halted_o),  // until the last instruction has retired
     .addr_i(e1_insn_q[31:20]), .op_i(e1_dec_q.csr_op), .writes_i(csr_writes), .src_i(csr_src),
     .commit_i(commit), .rdata_o(csr_rdata), .illegal_o(csr_illegal), .timing_o(csr_timing),
     .trap_i(trap_taken), .trap_cause_i(trap_cause), .trap_pc_i(e1_pc_q), .trap_tval_i(trap_tval),
@@ -357,7 +357,7 @@ module tess_core #(
   logic mem_go;  // the access may go out this cycle (no trap, operands ready, last cycle)
   assign mem_go = ready && !trap && mem_access;
   assign dmem_req_o = mem_go && mem_sram;
-  assign dmem_we_o = (e1_dec_q.store && fire) ? st_be : 4'b0000;
+  assign dmem_we_o = (e1_dec_q.store && commit && mem_sram) ? st_be : 4'b0000;
   assign dmem_addr_o = mem_addr[Aw+1:2];
   assign dmem_wdata_o = st_data;
   // Presented before the trap decision (which depends on rb_fault_i); acts only on commit.

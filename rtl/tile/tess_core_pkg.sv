@@ -41,7 +41,7 @@ package tess_core_pkg;
     logic        uses_rm;     // has a rounding-mode field to resolve
     logic [4:0]  fpu_op;
     logic        fpu_iter;    // fdiv / fsqrt: iterative in E1
-    logic        flags_late;  // accrues fflags after E1 (the scoreboard's fflags slot)
+    logic        flags_late;  // its flags take more than one cycle (the scoreboard's fflags slot)
     logic [5:0]  lat_issue;   // cycles in the issue slot (arch/latency.toml)
     logic [5:0]  lat_result;  // cycles from issue until a dependant may issue
   } dec_t;

@@ -13,7 +13,7 @@ module tess_csr (
   input  logic        commit_i,       // it leaves E1 this cycle (no trap)
   output logic [31:0] rdata_o,
   output logic        illegal_o,      // no such CSR, a write to a read-only one, or FP off
-  output logic        timing_o,       // rdata_o is a counter (a timing value)
+  output logic        timing_o,       // rdata_o is the cycle counter (a timing value)
   // Traps and mret, as the instruction leaves E1
   input  logic        trap_i,
   input  logic [31:0] trap_cause_i,
@@ -79,8 +79,9 @@ module tess_csr (
       12'h343: rdata_o = mtval_q;
       12'hC00, 12'hB00: begin rdata_o = mcycle_q[31:0]; timing_o = 1'b1; end
       12'hC80, 12'hB80: begin rdata_o = mcycle_q[63:32]; timing_o = 1'b1; end
-      12'hC02, 12'hB02: begin rdata_o = minstret_q[31:0]; timing_o = 1'b1; end
-      12'hC82, 12'hB82: begin rdata_o = minstret_q[63:32]; timing_o = 1'b1; end
+      // minstret counts instructions, the same on every backend: not a timing value.
+      12'hC02, 12'hB02: rdata_o = minstret_q[31:0];
+      12'hC82, 12'hB82: rdata_o = minstret_q[63:32];
       12'h320: rdata_o = 32'd0;
       12'hF11, 12'hF12, 12'hF14, 12'hF15: rdata_o = 32'd0;
       12'hF13: rdata_o = Mimpid;

@@ -1,6 +1,6 @@
 // The multiplier: operands registered when the instruction leaves E1, the 33 x 33 product
-// formed in E2 (a DSP cascade with input registers), so the result is ready at the end of
-// E2: latency 2, fully pipelined.
+// formed in E2 (DSP48E2 blocks using their input registers only), so the result is ready
+// at the end of E2: latency 2, fully pipelined.
 module tess_mul (
   input  logic        clk_i,
   input  logic        issue_i,     // a mul instruction leaves E1

@@ -116,7 +116,9 @@ module tess_tile_regs (
   end
 
   assign superstep_o = superstep_q;
-  assign sync_arrive_o = wr && off == tess_arch_pkg::TILE_REG_SYNC && !arrived_q;
+  // A write in the cycle the barrier releases is a new arrival (as in the emulator, where
+  // the release always comes first).
+  assign sync_arrive_o = wr && off == tess_arch_pkg::TILE_REG_SYNC && (!arrived_q || sync_release_i);
   assign sync_kind_o = wdata_i;
   assign xchg_start_o = wr && off == tess_arch_pkg::TILE_REG_XCHG_START;
   assign console_valid_o = wr && off == tess_arch_pkg::TILE_REG_CONSOLE;

@@ -1,6 +1,6 @@
 /* tile-regs.S: the tile register block in lock-step (tests/rtl). Reads TILE_ID, TILE_COUNT,
    SRAM_BYTES and the cycle counters (timing values), passes two one-tile barriers (SYNC
-   write, then the blocking SYNC read and SUPERSTEP), prints on CONSOLE, takes a trap and
+   write, then the blocking SYNC read and SUPERSTEP; two writes back to back), prints on CONSOLE, takes a trap and
    reads the first-trap latch, and halts by writing 0 to EXIT. Offsets: arch/tile_map.toml. */
 #define TILE_ID -2048          /* 0xFFFFF800 + 0x000, as an offset from x0 */
 #define TILE_COUNT -2044
@@ -37,6 +37,10 @@ _start:
   nop
   lw s3, SYNC(zero)
   lw s4, SUPERSTEP(zero)
+  sw zero, SYNC(zero)          /* two arrivals back to back: the second commits in the */
+  sw zero, SYNC(zero)          /* cycle the first is released, and is a new arrival */
+  lw s9, SYNC(zero)
+  lw s10, SUPERSTEP(zero)
   li t0, 'o'; sw t0, CONSOLE(zero)
   li t0, 'k'; sw t0, CONSOLE(zero)
   li t0, '\n'; sw t0, CONSOLE(zero)
