@@ -12,8 +12,10 @@ constexpr uint32_t kCanonicalNaN = 0x7fc00000u;
 
 class Evaluator {
  public:
-  Evaluator(const OpGraph& og, const std::map<std::string, Words>& inputs)
-      : og_(og), inputs_(inputs), vals_(og.values().size()) {}
+  // `params`, if given, holds the parameters' current values by value id.
+  Evaluator(const OpGraph& og, const std::map<std::string, Words>& inputs,
+            const std::vector<std::vector<float>>* params = nullptr)
+      : og_(og), inputs_(inputs), params_(params), vals_(og.values().size()) {}
 
   std::vector<Words> run() {
     for (const Op& op : og_.ops()) step(op);
@@ -39,8 +41,9 @@ class Evaluator {
         vals_[op.result.id] = it->second;
         break;
       }
-      case OpKind::kConstant: case OpKind::kParameter: set(op, og_.constant_data(op.result)); break;
-      case OpKind::kOutput: break;
+      case OpKind::kConstant: set(op, og_.constant_data(op.result)); break;
+      case OpKind::kParameter: set(op, params_ ? (*params_)[op.result.id] : og_.constant_data(op.result)); break;
+      case OpKind::kOutput: case OpKind::kSgdMomentum: break;  // updates: Interpreter::step
       case OpKind::kMatMul: matmul(op, false, false); break;
       case OpKind::kMatMulTN: matmul(op, true, false); break;
       case OpKind::kMatMulNT: matmul(op, false, true); break;
@@ -144,6 +147,7 @@ class Evaluator {
 
   const OpGraph& og_;
   const std::map<std::string, Words>& inputs_;
+  const std::vector<std::vector<float>>* params_;
   std::vector<Words> vals_;
 };
 
@@ -163,6 +167,62 @@ std::vector<float> to_floats(const Words& w) {
 
 std::vector<Words> evaluate(const OpGraph& og, const std::map<std::string, Words>& inputs) {
   return Evaluator(og, inputs).run();
+}
+
+float lr_linear(float lr0, uint32_t t, uint32_t total) {
+  // firmware/codelets/lr_linear.cpp, operation for operation.
+  if (t >= total) return 0.0f;
+  const float left = static_cast<float>(total - t), tf = static_cast<float>(total);
+  const float p = lr0 * left;
+  const float e = std::fmaf(lr0, left, -p);
+  const float q = p / tf;
+  const float r = std::fmaf(-q, tf, p);
+  return q + (r + e) / tf;
+}
+
+Interpreter::Interpreter(const OpGraph& og)
+    : og_(og), params_(og.values().size()), velocity_(og.values().size()) {
+  for (const Op& op : og.ops())
+    if (op.kind == OpKind::kParameter) {
+      params_[op.result.id] = og.constant_data(op.result);
+      velocity_[op.result.id].assign(params_[op.result.id].size(), 0.0f);
+    }
+}
+
+std::vector<Words> Interpreter::step(const std::map<std::string, Words>& inputs) {
+  std::vector<Words> vals = Evaluator(og_, inputs, &params_).run();
+  for (const Op& op : og_.ops()) {
+    if (op.kind != OpKind::kSgdMomentum) continue;
+    std::vector<float>& w = params_[op.operands[0].id];
+    std::vector<float>& v = velocity_[op.operands[0].id];
+    const std::vector<float> g = to_floats(vals[op.operands[1].id]);
+    const float alpha = -lr_linear(op.lr0, steps_, op.total_steps);
+    for (size_t i = 0; i < w.size(); ++i) {
+      float vi = v[i] * op.momentum;
+      vi = vi + g[i];
+      v[i] = vi;
+      w[i] = std::fmaf(vi, alpha, w[i]);
+    }
+  }
+  ++steps_;
+  return vals;
+}
+
+const std::vector<float>& Interpreter::parameter(Value p) const {
+  if (og_.producer(p).kind != OpKind::kParameter)
+    throw OpGraphError("Interpreter: %" + std::to_string(p.id) + " is not a parameter");
+  return params_[p.id];
+}
+
+const std::vector<float>& Interpreter::parameter(const std::string& name) const {
+  for (const Op& op : og_.ops())
+    if (op.kind == OpKind::kParameter && op.name == name) return params_[op.result.id];
+  throw OpGraphError("Interpreter: no parameter '" + name + "'");
+}
+
+const std::vector<float>& Interpreter::velocity(Value p) const {
+  parameter(p);
+  return velocity_[p.id];
 }
 
 }  // namespace tessera::opgraph

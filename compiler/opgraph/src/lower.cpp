@@ -4,6 +4,7 @@
 #include "tessera/ops/elementwise.h"
 #include "tessera/ops/matmul.h"
 #include "tessera/ops/softmax.h"
+#include "tessera/ops/training.h"
 
 namespace tessera::opgraph {
 
@@ -18,12 +19,16 @@ class Lowering {
         // A matmul may use half of what the firmware leaves; inputs, weights and the other
         // layers need the rest.
         budget_(0.5 * (double(g.target().sram_bytes) - o.firmware_bytes)),
-        tensors_(og.values().size()), uses_(og.values().size(), 0), whole_rows_(og.values().size(), false) {
+        train_(o.train), tensors_(og.values().size()), uses_(og.values().size(), 0),
+        whole_rows_(og.values().size(), false) {
     for (const Op& op : og.ops())
       for (const Value& v : op.operands) ++uses_[v.id];
-    // Rows that reach argmax or softmax through element-wise ops must stay whole on a tile.
+    // Rows that reach argmax, softmax or softmax_xent(_grad) through element-wise ops must
+    // stay whole on a tile.
     for (auto it = og.ops().rbegin(); it != og.ops().rend(); ++it) {
-      if (it->kind == OpKind::kArgmax || it->kind == OpKind::kSoftmax) whole_rows_[it->operands[0].id] = true;
+      if (it->kind == OpKind::kArgmax || it->kind == OpKind::kSoftmax || it->kind == OpKind::kSoftmaxXent ||
+          it->kind == OpKind::kSoftmaxXentGrad)
+        whole_rows_[it->operands[0].id] = true;
       if ((it->kind == OpKind::kAddBias || it->kind == OpKind::kRelu) && whole_rows_[it->result.id])
         whole_rows_[it->operands[0].id] = true;
     }
@@ -31,10 +36,15 @@ class Lowering {
 
   graph::Program run() {
     graph::Program body = graph::Sequence();
-    std::vector<const Op*> outputs;
+    std::vector<const Op*> outputs, updates;
     for (const Op& op : og_.ops()) {
       if (op.kind == OpKind::kOutput) {
         outputs.push_back(&op);
+        continue;
+      }
+      if (op.kind == OpKind::kSgdMomentum) {
+        if (!train_) throw OpGraphError(what(op) + ": updates parameters: lower it with LowerOptions::train");
+        updates.push_back(&op);
         continue;
       }
       try {
@@ -51,11 +61,28 @@ class Lowering {
         throw OpGraphError(what(*op) + ": " + e.what());
       }
     }
+    // The updates last: every op of the step has read the parameters by then.
+    std::vector<ops::SgdParam> params;
+    for (const Op* op : updates) {
+      try {
+        params.push_back({mapped(op->operands[0]), mapped(op->operands[1]), op->momentum, op->lr0,
+                          op->total_steps, og_.producer(op->operands[0]).name});
+      } catch (const graph::GraphError& e) {
+        throw OpGraphError(what(*op) + ": " + e.what());
+      }
+    }
+    try {
+      ops::sgd_momentum(g_, body, params, "sgd");
+    } catch (const graph::GraphError& e) {
+      throw OpGraphError(std::string("sgd_momentum: ") + e.what());
+    }
     return body;
   }
 
  private:
   static std::string what(const Op& op) {
+    if (!op.result.valid() && op.name.empty())  // sgd_momentum
+      return std::string(op_kind_name(op.kind)) + " of %" + std::to_string(op.operands[0].id);
     return op.name.empty() ? std::string(op_kind_name(op.kind)) + " %" + std::to_string(op.result.id)
                            : std::string(op_kind_name(op.kind)) + " '" + op.name + "'";
   }
@@ -85,7 +112,15 @@ class Lowering {
   Tensor mapped(Value v) {
     if (!is_weight(v)) return tensors_[v.id];
     const Tensor t = constant(v);
-    if (g_.variables()[t.var].tile.at(0) < 0) g_.map_linearly(t, grain(t.shape));
+    if (g_.variables()[t.var].tile.at(0) < 0) {
+      if (og_.producer(v).kind == OpKind::kParameter && t.shape.size() == 1) {
+        // A parameter vector (a bias) whole on one tile, tiles taken in turn: its update
+        // and the copies to the tiles using it come from there.
+        g_.set_tile_mapping(t, next_vector_tile_++ % g_.target().tiles);
+      } else {
+        g_.map_linearly(t, grain(t.shape));
+      }
+    }
     return t;
   }
 
@@ -130,7 +165,10 @@ class Lowering {
       }
       case OpKind::kAddBias: {
         const Tensor x = writable(op.operands[0], body, base(op) + ".bias.in");
-        ops::add_bias(g_, body, x, og_.constant_data(op.operands[1]), base(op) + ".bias");
+        if (og_.producer(op.operands[1]).kind == OpKind::kParameter)  // read where it lies, each time
+          ops::add_bias(g_, body, x, mapped(op.operands[1]), base(op) + ".bias");
+        else
+          ops::add_bias(g_, body, x, og_.constant_data(op.operands[1]), base(op) + ".bias");
         tensors_[op.result.id] = x;
         break;
       }
@@ -150,19 +188,75 @@ class Lowering {
         tensors_[op.result.id] = ops::argmax(g_, body, mapped(op.operands[0]), base(op) + ".argmax");
         break;
       case OpKind::kOutput:
+      case OpKind::kSgdMomentum:
+        break;  // run() places them
+      case OpKind::kMatMulTN: {
+        // a [k,m]^T b [k,n]: planned on (m, k, n) of the product.
+        const Value a = op.operands[0], b = op.operands[1];
+        const ValueInfo& ia = og_.info(a);
+        const ops::MatMulPlan plan = ops::plan_matmul(r.shape[0], ia.shape[0], r.shape[1], g_.target().tiles, cost_,
+                                                      whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu, budget_);
+        tensors_[op.result.id] = ops::matmul_tn(g_, body, mapped(a), mapped(b), plan, base(op) + ".matmul_tn");
         break;
-      case OpKind::kSoftmaxXent: case OpKind::kAdd: case OpKind::kMatMulTN: case OpKind::kMatMulNT:
-      case OpKind::kBiasGrad: case OpKind::kReluGrad: case OpKind::kSoftmaxXentGrad:
-        // The training ops are built and checked (autodiff.h, eval.h) but not lowered onto
-        // tiles yet: that is the training step of the compiler.
-        throw OpGraphError("the vertex-graph lowering of training ops is not written yet");
+      }
+      case OpKind::kMatMulNT: {
+        // a [m,k] b [n,k]^T.
+        const Value a = op.operands[0], b = op.operands[1];
+        const ValueInfo& ia = og_.info(a);
+        const ops::MatMulPlan plan = ops::plan_matmul(r.shape[0], ia.shape[1], r.shape[1], g_.target().tiles, cost_,
+                                                      whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu, budget_);
+        tensors_[op.result.id] = ops::matmul_nt(g_, body, mapped(a), mapped(b), plan, base(op) + ".matmul_nt");
+        break;
+      }
+      case OpKind::kAdd: {
+        const Tensor dst = writable(op.operands[0], body, base(op) + ".add.in");
+        ops::add(g_, body, dst, dst, mapped(op.operands[1]), base(op) + ".add");
+        tensors_[op.result.id] = dst;
+        break;
+      }
+      case OpKind::kReluGrad: {
+        const Tensor dx = writable(op.operands[0], body, base(op) + ".relu_grad.in");
+        ops::relu_grad(g_, body, dx, dx, mapped(op.operands[1]), base(op) + ".relu_grad");
+        tensors_[op.result.id] = dx;
+        break;
+      }
+      case OpKind::kBiasGrad:
+        tensors_[op.result.id] = ops::bias_grad(g_, body, mapped(op.operands[0]), base(op) + ".bias_grad");
+        break;
+      case OpKind::kSoftmaxXent:
+      case OpKind::kSoftmaxXentGrad:
+        softmax_xent(op, body);
+        break;
     }
+  }
+
+  // softmax_xent and softmax_xent_grad of the same logits and labels are one vertex per
+  // row block (the codelet writes both): lowered at the first of the two, the second then
+  // finds its result made. Alone, either gets the other's result in a scratch tensor.
+  void softmax_xent(const Op& op, graph::Program& body) {
+    if (tensors_[op.result.id].valid()) return;  // made with its partner
+    const OpKind other = op.kind == OpKind::kSoftmaxXent ? OpKind::kSoftmaxXentGrad : OpKind::kSoftmaxXent;
+    const Op* partner = nullptr;
+    for (const Op& o : og_.ops())
+      if (o.kind == other && o.operands == op.operands) {
+        partner = &o;
+        break;
+      }
+    const Op* grad = op.kind == OpKind::kSoftmaxXentGrad ? &op : partner;
+    const Op* loss = op.kind == OpKind::kSoftmaxXent ? &op : partner;
+    const Tensor logits = ops::whole_rows(g_, body, mapped(op.operands[0]), base(op) + ".xent.rows");
+    const ops::SoftmaxXent r =
+        ops::softmax_xent(g_, body, logits, mapped(op.operands[1]), grad ? grad->scale : 1.0f, base(op) + ".xent");
+    if (loss) tensors_[loss->result.id] = r.loss;
+    if (grad) tensors_[grad->result.id] = r.dlogits;
   }
 
   const OpGraph& og_;
   graph::Graph& g_;
   const ops::CostModel cost_;
   const double budget_;
+  const bool train_;
+  uint32_t next_vector_tile_ = 0;
   std::vector<Tensor> tensors_;
   std::vector<uint32_t> uses_;
   std::vector<bool> whole_rows_;
@@ -173,7 +267,7 @@ class Lowering {
 void lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o) {
   if (o.batches == 0) throw OpGraphError("lower: batches must be at least 1");
   graph::Program body = Lowering(og, g, o).run();
-  g.add_program("infer", o.batches > 1 ? graph::Repeat(o.batches, body) : body);
+  g.add_program(o.train ? "train" : "infer", o.batches > 1 ? graph::Repeat(o.batches, body) : body);
 }
 
 }  // namespace tessera::opgraph

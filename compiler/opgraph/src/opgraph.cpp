@@ -1,5 +1,6 @@
 #include "tessera/opgraph/opgraph.h"
 
+#include <cmath>
 #include <sstream>
 
 namespace tessera::opgraph {
@@ -43,6 +44,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::kBiasGrad: return "bias_grad";
     case OpKind::kReluGrad: return "relu_grad";
     case OpKind::kSoftmaxXentGrad: return "softmax_xent_grad";
+    case OpKind::kSgdMomentum: return "sgd_momentum";
   }
   return "?";
 }
@@ -240,11 +242,42 @@ Value OpGraph::softmax_xent_grad(Value logits, Value labels, float scale, std::s
   return v;
 }
 
+void OpGraph::sgd_momentum(Value param, Value grad, float momentum, float lr0, uint32_t total_steps,
+                           std::string name) {
+  const ValueInfo &ip = operand(param, "sgd_momentum", name), &ig = operand(grad, "sgd_momentum", name);
+  const std::string at = who("sgd_momentum", name);
+  if (ops_[ip.op].kind != OpKind::kParameter)
+    throw OpGraphError(at + ": %" + std::to_string(param.id) + " is a " + op_kind_name(ops_[ip.op].kind) +
+                       ", not a parameter");
+  const std::string pname = "parameter '" + ops_[ip.op].name + "'";
+  if (ig.dtype != DType::kF32 || ig.shape != ip.shape)
+    throw OpGraphError(at + ": gradient " + type_string(ig.dtype, ig.shape) + " for " + pname + " " +
+                       type_string(ip.dtype, ip.shape) + ": needs f32 of the parameter's shape");
+  if (!std::isfinite(momentum) || !std::isfinite(lr0))
+    throw OpGraphError(at + ": momentum and lr0 must be finite");
+  if (total_steps == 0) throw OpGraphError(at + ": total_steps must be at least 1");
+  for (const Op& op : ops_)
+    if (op.kind == OpKind::kSgdMomentum && op.operands[0] == param)
+      throw OpGraphError(at + ": " + pname + " already has an update");
+  Op op{OpKind::kSgdMomentum, std::move(name), {param, grad}, Value{}};
+  op.momentum = momentum;
+  op.lr0 = lr0;
+  op.total_steps = total_steps;
+  ops_.push_back(std::move(op));
+}
+
 std::string dump(const OpGraph& g) {
   std::ostringstream out;
   for (const Op& op : g.ops()) {
     if (op.kind == OpKind::kOutput) {
       out << "output \"" << op.name << "\", %" << op.operands[0].id << "\n";
+      continue;
+    }
+    if (op.kind == OpKind::kSgdMomentum) {
+      out << "sgd_momentum %" << op.operands[0].id << ", %" << op.operands[1].id << ", momentum " << op.momentum
+          << ", lr0 " << op.lr0 << ", steps " << op.total_steps;
+      if (!op.name.empty()) out << "  # " << op.name;
+      out << "\n";
       continue;
     }
     out << "%" << op.result.id << " = " << op_kind_name(op.kind);

@@ -21,22 +21,16 @@ std::vector<std::pair<uint32_t, Tensor>> runs(const graph::Graph& g, const Tenso
 
 }  // namespace
 
-void add_bias(graph::Graph& g, graph::Program& prog, const Tensor& x, const std::vector<float>& bias,
-              const std::string& name) {
+namespace {
+
+// The add_bias vertices of x's runs; `bias_on(tile)` gives the bias (n values) on a tile.
+template <typename BiasOn>
+void add_bias_vertices(graph::Graph& g, graph::Program& prog, const Tensor& x, const std::string& name,
+                       BiasOn&& bias_on) {
   const uint32_t n = x.shape.back();
-  if (bias.size() != n)
-    throw GraphError("add_bias '" + name + "': bias has " + std::to_string(bias.size()) + " values for rows of " +
-                     std::to_string(n));
   const graph::ComputeSet cs = g.add_compute_set(name);
-  std::map<uint32_t, Tensor> copies;  // tile -> its copy of the bias
   for (const auto& [tile, run] : runs(g, x)) {
-    auto it = copies.find(tile);
-    if (it == copies.end()) {
-      Tensor b = g.add_variable(exe::DType::kF32, {n}, name + ".bias@" + std::to_string(tile));
-      g.set_tile_mapping(b, tile);
-      g.set_initial_value(b, bias);
-      it = copies.emplace(tile, b).first;
-    }
+    const Tensor bias = bias_on(tile);
     // Split the run at row boundaries: whole rows in one vertex, partial rows on their own.
     const uint32_t begin = run.begin - x.begin, end = run.end - x.begin;
     for (uint32_t at = begin; at < end;) {
@@ -50,13 +44,61 @@ void add_bias(graph::Graph& g, graph::Program& prog, const Tensor& x, const std:
       const graph::Vertex v = g.add_vertex(cs, "add_bias", tile);
       g.connect(v, "dst", seg);
       g.connect(v, "src", seg);
-      g.connect(v, "bias", it->second.slice(col, col + cols));
+      g.connect(v, "bias", bias.slice(col, col + cols));
       g.set_field(v, "rows", rows);
       g.set_field(v, "cols", cols);
       at += rows * cols;
     }
   }
   prog.add(Execute(cs));
+}
+
+}  // namespace
+
+void add_bias(graph::Graph& g, graph::Program& prog, const Tensor& x, const std::vector<float>& bias,
+              const std::string& name) {
+  const uint32_t n = x.shape.back();
+  if (bias.size() != n)
+    throw GraphError("add_bias '" + name + "': bias has " + std::to_string(bias.size()) + " values for rows of " +
+                     std::to_string(n));
+  std::map<uint32_t, Tensor> copies;  // tile -> its copy of the bias
+  add_bias_vertices(g, prog, x, name, [&](uint32_t tile) {
+    auto it = copies.find(tile);
+    if (it == copies.end()) {
+      Tensor b = g.add_variable(exe::DType::kF32, {n}, name + ".bias@" + std::to_string(tile));
+      g.set_tile_mapping(b, tile);
+      g.set_initial_value(b, bias);
+      it = copies.emplace(tile, b).first;
+    }
+    return it->second;
+  });
+}
+
+void add_bias(graph::Graph& g, graph::Program& prog, const Tensor& x, const Tensor& bias, const std::string& name) {
+  const uint32_t n = x.shape.back();
+  if (bias.size() != n)
+    throw GraphError("add_bias '" + name + "': bias " + g.describe(bias) + " has " + std::to_string(bias.size()) +
+                     " values for rows of " + std::to_string(n));
+  // The copies are made before the vertices' compute set runs.
+  graph::Program copies_prog = graph::Sequence();
+  std::map<uint32_t, Tensor> copies;
+  graph::Program vertices = graph::Sequence();
+  add_bias_vertices(g, vertices, x, name, [&](uint32_t tile) {
+    auto it = copies.find(tile);
+    if (it == copies.end()) {
+      const std::vector<graph::Interval> iv = g.intervals(bias);
+      Tensor b = bias.flatten();
+      if (iv.size() != 1 || iv[0].tile != tile) {
+        b = g.add_variable(exe::DType::kF32, {n}, name + ".bias@" + std::to_string(tile));
+        g.set_tile_mapping(b, tile);
+        copies_prog.add(graph::Copy(bias, b));
+      }
+      it = copies.emplace(tile, b).first;
+    }
+    return it->second;
+  });
+  for (graph::Program& p : copies_prog.body) prog.add(std::move(p));
+  for (graph::Program& p : vertices.body) prog.add(std::move(p));
 }
 
 void relu(graph::Graph& g, graph::Program& prog, const Tensor& x, const std::string& name) {

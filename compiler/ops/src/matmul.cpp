@@ -1,6 +1,8 @@
 // Planning and lowering of C = A * B (see matmul.h).
 #include "tessera/ops/matmul.h"
 
+#include "matmul_detail.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -71,11 +73,21 @@ Tensor matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tens
   if (a.shape.size() != 2 || b.shape.size() != 2 || a.shape[1] != b.shape[0])
     throw GraphError("matmul '" + name + "': shapes " + graph::shape_string(a.shape) + " and " +
                      graph::shape_string(b.shape) + " do not multiply");
-  const uint32_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+  return detail::matmul_general(g, prog, a, b, false, false, plan, name);
+}
+
+namespace detail {
+
+Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tensor& b, bool ta, bool tb,
+                      const MatMulPlan& plan, const std::string& name) {
+  // op(a) is m x k, op(b) k x n; a is stored k x m when ta, b n x k when tb.
+  const uint32_t m = ta ? a.shape[1] : a.shape[0], k = ta ? a.shape[0] : a.shape[1];
+  const uint32_t n = tb ? b.shape[0] : b.shape[1];
   const uint32_t pm = plan.pm, pk = plan.pk, pn = plan.pn;
   if (pm == 0 || pk == 0 || pn == 0 || pm > m || pk > k || pn > n || plan.tiles() > g.target().tiles)
     throw GraphError("matmul '" + name + "': plan does not fit the shapes or the target");
-  const bool place_b = unmapped(g, b);
+  const bool place_b = !ta && !tb && unmapped(g, b);
+  const char* codelet = ta ? "matmul_tn" : tb ? "matmul_nt" : "matmul";
   auto tile_of = [&](uint32_t im, uint32_t ik, uint32_t in) { return (im * pk + ik) * pn + in; };
   const std::string at = "@";
 
@@ -104,13 +116,25 @@ Tensor matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tens
         const uint32_t n0 = split_begin(n, pn, in), n1 = split_begin(n, pn, in + 1);
         const uint32_t rows = m1 - m0, depth = k1 - k0, cols = n1 - n0;
         const std::string id = at + std::to_string(t);
-        Tensor ablk = g.add_variable(exe::DType::kF32, {rows, depth}, name + ".a" + id);
+        // A's block as the codelet takes it: rows x depth, or depth x rows when ta.
+        Tensor ablk = g.add_variable(exe::DType::kF32, ta ? std::vector<uint32_t>{depth, rows}
+                                                          : std::vector<uint32_t>{rows, depth}, name + ".a" + id);
         g.set_tile_mapping(ablk, t);
-        for (uint32_t r = 0; r < rows; ++r)
-          prog.add(Copy(a.slice((m0 + r) * k + k0, (m0 + r) * k + k1), ablk.slice(r * depth, (r + 1) * depth)));
+        if (ta)
+          for (uint32_t p = 0; p < depth; ++p)
+            prog.add(Copy(a.slice((k0 + p) * m + m0, (k0 + p) * m + m1), ablk.slice(p * rows, (p + 1) * rows)));
+        else
+          for (uint32_t r = 0; r < rows; ++r)
+            prog.add(Copy(a.slice((m0 + r) * k + k0, (m0 + r) * k + k1), ablk.slice(r * depth, (r + 1) * depth)));
         Tensor bop;
         if (place_b && pm == 1 && pn == 1) {
           bop = b.slice(k0 * n, k1 * n);  // placed on this tile above
+        } else if (tb) {
+          // B's block cols x depth (rows n0..n1 of b, columns k0..k1).
+          bop = g.add_variable(exe::DType::kF32, {cols, depth}, name + ".b" + id);
+          g.set_tile_mapping(bop, t);
+          for (uint32_t j = 0; j < cols; ++j)
+            prog.add(Copy(b.slice((n0 + j) * k + k0, (n0 + j) * k + k1), bop.slice(j * depth, (j + 1) * depth)));
         } else {
           bop = g.add_variable(exe::DType::kF32, {depth, cols}, name + ".b" + id);
           g.set_tile_mapping(bop, t);
@@ -119,7 +143,7 @@ Tensor matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tens
         }
         partial[t] = g.add_variable(exe::DType::kF32, {rows, cols}, name + ".p" + id);
         g.set_tile_mapping(partial[t], t);
-        const graph::Vertex v = g.add_vertex(partials, "matmul", t);
+        const graph::Vertex v = g.add_vertex(partials, codelet, t);
         g.connect(v, "c", partial[t]);
         g.connect(v, "a", ablk);
         g.connect(v, "b", bop);
@@ -159,5 +183,7 @@ Tensor matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tens
   prog.add(Execute(reduce));
   return c;
 }
+
+}  // namespace detail
 
 }  // namespace tessera::ops

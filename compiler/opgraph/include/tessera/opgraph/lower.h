@@ -11,6 +11,9 @@ namespace tessera::opgraph {
 struct LowerOptions {
   uint32_t batches = 1;             // times the program repeats (one host transfer each)
   uint32_t firmware_bytes = 16384;  // SRAM the firmware takes on every tile (its __firmware_end)
+  // Training: the program is called "train" and the graph's updates (sgd_momentum) are
+  // lowered; without it a graph with updates is an error.
+  bool train = false;
 };
 
 // Adds program "infer" to `g`: Repeat(batches) { HostWrite of every input (streams named as
@@ -20,6 +23,23 @@ struct LowerOptions {
 // add_bias / relu) keeps its rows whole (max_pn = 1). add_bias, relu and softmax work in
 // place where their operand has no other use, else on a copy. Throws OpGraphError naming
 // the op if it cannot be lowered.
+//
+// With o.train, program "train": Repeat(batches) { HostWrite of every input; the ops in
+// order (forward and gradients); HostRead of every output; the updates }. The updates come
+// after the reads, so outputs are the step's values as the interpreter gives them
+// (Interpreter::step), even an output of a parameter. Training ops: matmul_tn / matmul_nt
+// planned as matmul on (m, k, n) of the product (ops::matmul_tn / matmul_nt); relu_grad and
+// add in place on the gradient where it has no other use; bias_grad as partial column sums
+// per tile and their sum on one tile; softmax_xent and softmax_xent_grad of the same
+// operands as one softmax_xent vertex per row block (rows kept whole as for softmax);
+// add_bias of a parameter reads the bias tensor (copied to each tile that needs it) rather
+// than baking its initial value in. Parameters are variables with an initial value, loaded
+// once before the program runs and persistent (never sharing memory, as constants);
+// matrices are placed by their first matmul as weights are, vectors whole on one tile
+// (tiles in turn). All updates are one compute set (ops::sgd_momentum): each tile holding
+// part of a parameter advances its own learning rate (lr_linear on a persistent lr and
+// step word) and then updates its runs of the parameter with a persistent velocity mapped
+// like it, the gradient copied to the parameter's layout where it lies elsewhere.
 void lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o = {});
 
 }  // namespace tessera::opgraph

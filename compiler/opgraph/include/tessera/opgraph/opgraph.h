@@ -42,6 +42,8 @@ enum class OpKind {
   kInput, kConstant, kMatMul, kAddBias, kRelu, kSoftmax, kArgmax, kOutput,
   // Training (autodiff.h): persistent weights, the loss, and the ops gradients are made of.
   kParameter, kSoftmaxXent, kAdd, kMatMulTN, kMatMulNT, kBiasGrad, kReluGrad, kSoftmaxXentGrad,
+  // The update of a parameter in place (no result, like output).
+  kSgdMomentum,
 };
 const char* op_kind_name(OpKind k);  // "matmul", ...
 
@@ -51,8 +53,11 @@ struct Op {
   // layer name ("" if none).
   std::string name;
   std::vector<Value> operands;
-  Value result;  // invalid for output
+  Value result;  // invalid for output and sgd_momentum
   float scale = 0;  // softmax_xent_grad: the factor of every row's gradient (1/rows for the mean)
+  // sgd_momentum: the momentum, the initial learning rate and the steps of its linear decay.
+  float momentum = 0, lr0 = 0;
+  uint32_t total_steps = 0;
 };
 
 struct ValueInfo {
@@ -99,6 +104,16 @@ class OpGraph {
   // (softmax(x_r) - onehot(label_r)) * scale, f32 [m,n].
   Value softmax_xent_grad(Value logits, Value labels, float scale, std::string name = "");
 
+  // The update of `param` (a parameter) by its gradient `grad` (f32, same shape) after each
+  // step: SGD with momentum as PyTorch's (dampening 0, no Nesterov, no weight decay), the
+  // velocity implicit state, zero initially:
+  //   v = v * momentum;  v = v + grad;  param = fmaf(v, -lr_t, param)
+  // each rounded once, with the learning rate decaying linearly (firmware lr_linear):
+  // lr_t = lr0 * (1 - t / total_steps) for step t = 0, 1, ... (0 from t = total_steps on).
+  // Updates apply after every other op of the step (ops read the parameter as it was at
+  // the step's start). No result; at most one update per parameter.
+  void sgd_momentum(Value param, Value grad, float momentum, float lr0, uint32_t total_steps, std::string name = "");
+
   const ValueInfo& info(Value v) const;
   const std::vector<float>& constant_data(Value v) const;  // v must be a constant or parameter
   const std::vector<Op>& ops() const { return ops_; }
@@ -124,6 +139,7 @@ std::string type_string(DType dtype, const std::vector<uint32_t>& shape);
 //   %0 = input "x" : f32[8,784]
 //   %3 = matmul %0, %1 : f32[8,32]  # layer1
 //   output "logits", %7
+//   sgd_momentum %1, %30, momentum 0.9, lr0 0.05, steps 100  # sgd
 std::string dump(const OpGraph& g);
 
 }  // namespace tessera::opgraph

@@ -14,6 +14,11 @@ namespace tessera::ops {
 void add_bias(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const std::vector<float>& bias,
               const std::string& name);
 
+// The same with the bias a tensor (a parameter that training updates): each tile running a
+// vertex gets the bias by a Copy each time (unless the whole bias already lies there).
+void add_bias(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const graph::Tensor& bias,
+              const std::string& name);
+
 // x = max(x, +0) in place: one relu vertex per interval of x.
 void relu(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const std::string& name);
 

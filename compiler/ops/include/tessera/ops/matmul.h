@@ -41,4 +41,14 @@ MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint
 graph::Tensor matmul(graph::Graph& g, graph::Program& prog, const graph::Tensor& a, const graph::Tensor& b,
                      const MatMulPlan& plan, const std::string& name);
 
+// The transposed forms (matmul_t.cpp), for gradients, on the same grid and reduction, with
+// the matmul_tn / matmul_nt codelets on each tile's blocks (gathered as the codelet takes
+// them): C (m x n) = A^T B with A stored k x m and B k x n (a weight gradient X^T dY), and
+// C = A B^T with A m x k and B stored n x k (an input gradient dY W^T). `plan` is for
+// (m, k, n) of the product. A and B must be mapped; they are only read.
+graph::Tensor matmul_tn(graph::Graph& g, graph::Program& prog, const graph::Tensor& a, const graph::Tensor& b,
+                        const MatMulPlan& plan, const std::string& name);
+graph::Tensor matmul_nt(graph::Graph& g, graph::Program& prog, const graph::Tensor& a, const graph::Tensor& b,
+                        const MatMulPlan& plan, const std::string& name);
+
 }  // namespace tessera::ops
