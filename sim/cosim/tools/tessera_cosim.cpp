@@ -79,17 +79,14 @@ int main(int argc, char** argv) {
   vopt.args = plusargs;
   vopt.fst_path = fst_path;
   vlt::VltTile rtl(vopt);
-  if (rtl.rand_reset() == 2)
-    std::fprintf(stderr, "tessera-cosim: random reset: +verilator+rand+reset+2 +verilator+seed+%llu\n",
-                 static_cast<unsigned long long>(rtl.rand_seed()));
-  rtl.reset(image.entry);
+  if (!rtl.rand_reset_args().empty())
+    std::fprintf(stderr, "tessera-cosim: random reset: %s\n", rtl.rand_reset_args().c_str());
   try {
-    rtl.load_elf(image);
+    rtl.boot(image);
   } catch (const emu::ElfError& e) {
     std::fprintf(stderr, "tessera-cosim: %s\n", e.what());
     return 2;
   }
-  rtl.start();
 
   cosim::Cosim cs(rtl, etile, opt);
   const auto start = std::chrono::steady_clock::now();

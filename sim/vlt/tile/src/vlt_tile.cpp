@@ -193,6 +193,16 @@ void VltTile::load_elf(const emu::ElfImage& image) {
   fromhost_ = in_sram(fromhost) ? fromhost : 0;
 }
 
+void VltTile::boot(const emu::ElfImage& image) {
+  reset(image.entry);
+  load_elf(image);
+  start();
+}
+
+std::string VltTile::rand_reset_args() const {
+  return rand_reset() == 2 ? "+verilator+rand+reset+2 +verilator+seed+" + std::to_string(rand_seed()) : "";
+}
+
 void VltTile::start() {
   top_->run_i = 1;
   running_ = true;

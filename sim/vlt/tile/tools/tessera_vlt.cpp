@@ -61,17 +61,14 @@ int main(int argc, char** argv) {
   opt.args = plusargs;
   opt.fst_path = fst_path;
   vlt::VltTile tile(opt);
-  if (tile.rand_reset() == 2)
-    std::fprintf(stderr, "tessera-vlt: random reset, +verilator+rand+reset+2 +verilator+seed+%llu\n",
-                 static_cast<unsigned long long>(tile.rand_seed()));
-  tile.reset(image.entry);
+  if (!tile.rand_reset_args().empty())
+    std::fprintf(stderr, "tessera-vlt: random reset, %s\n", tile.rand_reset_args().c_str());
   try {
-    tile.load_elf(image);
+    tile.boot(image);
   } catch (const emu::ElfError& e) {
     std::fprintf(stderr, "tessera-vlt: %s\n", e.what());
     return 2;
   }
-  tile.start();
 
   const auto start = std::chrono::steady_clock::now();
   const uint64_t tick0 = tile.ticks(), limit = tick0 + max_cycles;

@@ -83,6 +83,11 @@ class VltTile {
   void load_elf(const emu::ElfImage& image);
   // run_i = 1.
   void start();
+  // All three for one program: reset, load_elf, start. Throws ElfError.
+  void boot(const emu::ElfImage& image);
+  // "+verilator+rand+reset+2 +verilator+seed+N" when the model starts from random state,
+  // else "": the plusargs that reproduce this run's initial state.
+  std::string rand_reset_args() const;
 
   // One clock cycle; collects what the tile reported.
   void tick();
