@@ -31,7 +31,9 @@ int compile(const CompileArgs& a) {
     for (const auto& t : arch::kTargets) known += (known.empty() ? "" : ", ") + std::string(t.name);
     throw std::runtime_error("unknown target '" + a.target + "' (targets: " + known + ")");
   }
-  if (a.model != "mnist-mlp") throw std::runtime_error("unknown model '" + a.model + "' (built-in models: mnist-mlp)");
+  if (a.model != "mnist-mlp")
+    throw std::runtime_error("unknown model '" + a.model + "' (built-in models: mnist-mlp, mnist-train)");
+  if (a.weights.empty()) throw std::runtime_error("mnist-mlp needs --weights DIR");
   if (a.batch == 0 || a.batches == 0) throw std::runtime_error("--batch and --batches must be at least 1");
   const auto start = std::chrono::steady_clock::now();
   passes::CompileOptions o;

@@ -1,8 +1,11 @@
 // tessera: the command-line front of the host runtime (docs/runtime.md).
 //   tessera compile mnist-mlp --weights DIR [--target T] [--batch B] [--batches N] -o model.tsx
+//   tessera compile mnist-train [--init DIR | --seed S] [--target T] [--batch B] [--steps-per-sync N]
+//                   [--infer-batch B] [--epochs E] [--train-size N] -o train.tsx  (compile_train.h)
 //   tessera info model.tsx
 //   tessera run model.tsx --device emu|emu-native [--threads N] [--input name=file]...
 //               [--output name=file]... [--program NAME] [--report run.json]
+//   tessera train train.tsx --plan DIR | --seed S [...]   (host/cli/train.h, docs/training.md)
 // Every error is caught and printed as "tessera: error: ..." with exit status 1 (2 for a bad
 // command line); nothing aborts.
 #include <cstdio>
@@ -11,6 +14,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.h"
+#include "compile_train.h"
+#include "train.h"
 
 namespace tessera::cli {
 void note(const std::string& line) { std::fprintf(stderr, "tessera: %s\n", line.c_str()); }
@@ -26,14 +31,17 @@ int main(int argc, char** argv) {
   info_cmd->add_option("model", info_model, "the executable (.tsx)")->required();
 
   CompileArgs c;
-  CLI::App* compile_cmd = app.add_subcommand("compile", "compile a built-in model (mnist-mlp) into an executable");
-  compile_cmd->add_option("model", c.model, "the model: mnist-mlp")->required();
-  compile_cmd->add_option("--weights", c.weights, "folder of w1.f32 b1.f32 w2.f32 b2.f32")->required();
-  compile_cmd->add_option("--target", c.target, "chip configuration (arch/targets)");
-  compile_cmd->add_option("--batch", c.batch, "images per host transfer");
+  CLI::App* compile_cmd =
+      app.add_subcommand("compile", "compile a built-in model (mnist-mlp, mnist-train) into an executable");
+  compile_cmd->add_option("model", c.model, "the model: mnist-mlp (inference) or mnist-train (training)")->required();
+  compile_cmd->add_option("--weights", c.weights, "mnist-mlp: folder of w1.f32 b1.f32 w2.f32 b2.f32 (required)");
+  compile_cmd->add_option("--target", c.target, "chip configuration (arch/targets; default small, mnist-train medium)");
+  compile_cmd->add_option("--batch", c.batch, "images per host transfer (default 40; mnist-train: per SGD step, 32)");
   compile_cmd->add_option("--batches", c.batches, "host transfers per run");
   compile_cmd->add_option("--firmware", c.firmware, "tessera-firmware.elf (default: the build's)");
   compile_cmd->add_option("-o,--output", c.output, "the executable to write (.tsx)")->required();
+  CompileTrainArgs ct;
+  add_compile_train_options(compile_cmd, ct);
 
   RunArgs r;
   CLI::App* run_cmd = app.add_subcommand("run", "load an executable onto a device and run a program");
@@ -51,15 +59,19 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--mnist-split", r.mnist_split, "the split file");
   run_cmd->add_option("--reference-preds", r.reference_preds, "predictions to compare with (one u8 per digit)");
 
+  TrainArgs t;
+  CLI::App* train_cmd = add_train_command(app, t);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   try {
-    if (*compile_cmd) return compile(c);
+    if (*compile_cmd) return compile_command(c, ct, *compile_cmd);
     if (*info_cmd) return info(info_model);
     if (*run_cmd) return run(r);
+    if (*train_cmd) return train(t);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());
     return 1;

@@ -23,6 +23,21 @@ class Lowering {
         whole_rows_(og.values().size(), false) {
     for (const Op& op : og.ops())
       for (const Value& v : op.operands) ++uses_[v.id];
+    // Parameters bound to tensors of the graph (another program's).
+    for (const Op& op : og.ops()) {
+      if (op.kind != OpKind::kParameter) continue;
+      const auto it = o.parameters.find(op.name);
+      if (it == o.parameters.end()) continue;
+      const ValueInfo& i = og.info(op.result);
+      const Tensor& t = it->second;
+      if (!t.valid() || t.var >= g.variables().size())
+        throw OpGraphError("parameter '" + op.name + "': the bound tensor is not a tensor of this graph");
+      const DType dt = g.variables()[t.var].dtype;
+      if (dt != i.dtype || t.shape != i.shape)
+        throw OpGraphError("parameter '" + op.name + "' " + type_string(i.dtype, i.shape) + ": the bound tensor " +
+                           g.describe(t) + " is " + type_string(dt, t.shape));
+      tensors_[op.result.id] = t;
+    }
     // Rows that reach argmax, softmax or softmax_xent(_grad) through element-wise ops must
     // stay whole on a tile.
     for (auto it = og.ops().rbegin(); it != og.ops().rend(); ++it) {
@@ -32,6 +47,14 @@ class Lowering {
       if ((it->kind == OpKind::kAddBias || it->kind == OpKind::kRelu) && whole_rows_[it->result.id])
         whole_rows_[it->operands[0].id] = true;
     }
+  }
+
+  // The op graph's parameters' tensors (those made or bound), by name.
+  std::map<std::string, Tensor> parameters() const {
+    std::map<std::string, Tensor> r;
+    for (const Op& op : og_.ops())
+      if (op.kind == OpKind::kParameter && tensors_[op.result.id].valid()) r[op.name] = tensors_[op.result.id];
+    return r;
   }
 
   graph::Program run() {
@@ -264,10 +287,17 @@ class Lowering {
 
 }  // namespace
 
-void lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o) {
+std::map<std::string, Tensor> lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o) {
   if (o.batches == 0) throw OpGraphError("lower: batches must be at least 1");
-  graph::Program body = Lowering(og, g, o).run();
-  g.add_program(o.train ? "train" : "infer", o.batches > 1 ? graph::Repeat(o.batches, body) : body);
+  Lowering l(og, g, o);
+  graph::Program body = l.run();
+  const std::string name = !o.program.empty() ? o.program : o.train ? "train" : "infer";
+  try {
+    g.add_program(name, o.batches > 1 ? graph::Repeat(o.batches, body) : body);
+  } catch (const graph::GraphError& e) {
+    throw OpGraphError(std::string("lower: ") + e.what());
+  }
+  return l.parameters();
 }
 
 }  // namespace tessera::opgraph

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 
 #include "tessera/graph/graph.h"
 #include "tessera/opgraph/opgraph.h"
@@ -14,6 +16,15 @@ struct LowerOptions {
   // Training: the program is called "train" and the graph's updates (sgd_momentum) are
   // lowered; without it a graph with updates is an error.
   bool train = false;
+  // The program's name; empty: "train" with `train`, else "infer".
+  std::string program = {};
+  // Tensors already in the graph to use for the op graph's parameters of these names (e.g.
+  // those that lowering a training graph into the same vertex graph returned), so that a
+  // second program works on the same, persistent parameter values: such a parameter gets
+  // no variable and no initial value of its own (its op graph's initial value is ignored),
+  // must match the tensor's dtype and shape, and is read where the tensor already lies
+  // (a matmul copies the blocks it needs). Parameters not named here get new variables.
+  std::map<std::string, graph::Tensor> parameters = {};
 };
 
 // Adds program "infer" to `g`: Repeat(batches) { HostWrite of every input (streams named as
@@ -40,6 +51,13 @@ struct LowerOptions {
 // part of a parameter advances its own learning rate (lr_linear on a persistent lr and
 // step word) and then updates its runs of the parameter with a persistent velocity mapped
 // like it, the gradient copied to the parameter's layout where it lies elsewhere.
-void lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o = {});
+//
+// Several programs over the same parameters: lower the training graph first (its ops place
+// the parameters), then, for example, an inference graph with parameters of the same names
+// bound by LowerOptions::parameters to the tensors the first call returned, under another
+// program name and with distinct stream names (streams are per graph, not per program).
+//
+// Returns the tensors of the op graph's parameters (those ops use), by parameter name.
+std::map<std::string, graph::Tensor> lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o = {});
 
 }  // namespace tessera::opgraph

@@ -1,0 +1,139 @@
+// `tessera compile mnist-train`: initial parameters (a plan's w1.f32 ... or the seeded init),
+// the training and inference programs lowered into one graph, compiled, the memory per tile
+// printed, the executable written.
+#include "compile_train.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+#include <CLI/CLI.hpp>
+
+#include "tessera/arch/tile_map.h"
+#include "tessera/emu/elf.h"
+#include "tessera/exe/file.h"
+#include "tessera/models/mlp_train.h"
+#include "tessera/passes/passes.h"
+
+namespace tessera::cli {
+
+namespace {
+
+const char* const kTrainOptions[] = {"--init", "--seed", "--widths", "--steps-per-sync", "--infer-batch",
+                                     "--infer-batches", "--epochs", "--train-size", "--lr", "--momentum"};
+
+std::vector<uint8_t> read_firmware(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open (pass --firmware)");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string widths_text(const std::vector<uint32_t>& w) {
+  std::string s;
+  for (uint32_t v : w) s += (s.empty() ? "" : "-") + std::to_string(v);
+  return s;
+}
+
+int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::App& cmd) {
+  models::MlpTrainConfig cfg;
+  cfg.target = cmd.count("--target") ? c.target : "medium";
+  cfg.batch = cmd.count("--batch") ? c.batch : 32;
+  cfg.widths = t.widths;
+  cfg.steps_per_sync = t.steps_per_sync;
+  cfg.infer_batch = t.infer_batch;
+  cfg.infer_batches = t.infer_batches;
+  cfg.lr0 = t.lr;
+  cfg.momentum = t.momentum;
+  if (cmd.count("--weights")) throw std::runtime_error("mnist-train takes --init DIR (a plan's w1.f32 ...), not --weights");
+  if (cmd.count("--batches")) throw std::runtime_error("mnist-train takes --steps-per-sync and --infer-batches, not --batches");
+  if (cfg.widths.size() < 2 || cfg.widths.front() != 784 || cfg.widths.back() != 10)
+    throw std::runtime_error("--widths must start at 784 and end at 10 (MNIST), got " + widths_text(cfg.widths));
+  if (cfg.batch == 0 || cfg.steps_per_sync == 0 || cfg.infer_batch == 0 || cfg.infer_batches == 0 || t.epochs == 0)
+    throw std::runtime_error("--batch, --steps-per-sync, --infer-batch, --infer-batches and --epochs must be at least 1");
+  if (t.train_size < cfg.batch)
+    throw std::runtime_error("--train-size " + std::to_string(t.train_size) + " is less than one batch");
+  cfg.total_steps = t.epochs * (t.train_size / cfg.batch);
+  const arch::Target* target = arch::find_target(cfg.target);
+  if (!target) {
+    std::string known;
+    for (const auto& k : arch::kTargets) known += (known.empty() ? "" : ", ") + std::string(k.name);
+    throw std::runtime_error("unknown target '" + cfg.target + "' (targets: " + known + ")");
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  passes::CompileOptions o;
+  o.progress = [](const std::string& line) { note("  " + line); };
+  o.firmware = read_firmware(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware);
+  const emu::ElfImage fw = emu::parse_elf(o.firmware, "firmware");
+  o.layout = {fw.symbol("tessera_tile_header"), fw.symbol("__firmware_end")};
+  if (!o.layout.header || o.layout.firmware_end <= o.layout.header ||
+      o.layout.firmware_end - arch::kSramBase >= target->sram_bytes)
+    throw std::runtime_error("the firmware lacks tessera_tile_header/__firmware_end or does not fit " + cfg.target);
+  cfg.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
+
+  const models::MlpParams params =
+      t.init.empty() ? models::init_mlp_params(cfg.widths, t.seed) : models::read_plan_params(t.init, cfg.widths);
+  note("initial parameters: " + (t.init.empty() ? "seeded init, seed " + std::to_string(t.seed) : t.init));
+  note("building mnist-train " + widths_text(cfg.widths) + " for " + cfg.target + " (" + std::to_string(target->tiles) +
+       " tiles): batch " + std::to_string(cfg.batch) + ", " + std::to_string(cfg.steps_per_sync) +
+       " steps per run of \"train\", lr " + std::to_string(cfg.lr0) + " linear to 0 over " +
+       std::to_string(cfg.total_steps) + " steps, momentum " + std::to_string(cfg.momentum) + "; \"infer\" " +
+       std::to_string(cfg.infer_batches) + " x " + std::to_string(cfg.infer_batch));
+  graph::Graph g(*target);
+  models::build_mlp_training(g, cfg, params);
+  note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
+       " compute sets, programs \"train\" and \"infer\"");
+  exe::Executable e;
+  try {
+    e = passes::compile(g, o);
+  } catch (const passes::CompileError& err) {
+    print_memory(err.memory);
+    throw;
+  }
+  print_memory(e.memory);
+  exe::write_file(e, c.output);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const uint32_t in = cfg.widths.front(), classes = cfg.widths.back();
+  std::printf("\nprograms:\n"
+              "  train  Repeat(%u) { in x f32[%u,%u], labels u32[%u]; forward, backward; out loss f32[%u]; sgd }\n"
+              "  infer  Repeat(%u) { in x_infer f32[%u,%u]; forward; out logits f32[%u,%u] }\n"
+              "parameters: fc1.w fc1.b ... fc%zu.b (and <name>.velocity)\n",
+              cfg.steps_per_sync, cfg.batch, in, cfg.batch, cfg.batch, cfg.infer_batches, cfg.infer_batch, in,
+              cfg.infer_batch, classes, cfg.widths.size() - 1);
+  std::printf("\nwrote %s: %llu exchange bytes, compiled in %.2f s\n", c.output.c_str(),
+              static_cast<unsigned long long>(e.exchange_bytes), s);
+  return 0;
+}
+
+}  // namespace
+
+void add_compile_train_options(CLI::App* cmd, CompileTrainArgs& t) {
+  cmd->add_option("--init", t.init,
+                  "mnist-train: initial parameters from a training plan folder (w1.f32 b1.f32 w2.f32 b2.f32 w3.f32 "
+                  "b3.f32, [in,out] row-major; examples/mnist/training-plan.md). Without it: the seeded init");
+  cmd->add_option("--seed", t.seed,
+                  "mnist-train without --init: std::mt19937(seed); per layer, weights (row-major [in,out]) then "
+                  "bias, each U(-1/sqrt(fan_in), +1/sqrt(fan_in)) by std::uniform_real_distribution<float> "
+                  "(default 1)");
+  cmd->add_option("--widths", t.widths, "mnist-train: layer widths (default 784,256,128,10)")->delimiter(',');
+  cmd->add_option("--steps-per-sync", t.steps_per_sync, "mnist-train: SGD steps per run of program train (default 25)");
+  cmd->add_option("--infer-batch", t.infer_batch, "mnist-train: images per transfer of program infer (default 100)");
+  cmd->add_option("--infer-batches", t.infer_batches, "mnist-train: transfers per run of program infer (default 1)");
+  cmd->add_option("--epochs", t.epochs, "mnist-train: epochs of the lr schedule (default 15)");
+  cmd->add_option("--train-size", t.train_size,
+                  "mnist-train: training digits per epoch; the lr decays linearly to 0 over "
+                  "epochs * (train-size / batch) steps (default 8000)");
+  cmd->add_option("--lr", t.lr, "mnist-train: initial learning rate (default 0.02)");
+  cmd->add_option("--momentum", t.momentum, "mnist-train: SGD momentum (default 0.9)");
+}
+
+int compile_command(const CompileArgs& c, const CompileTrainArgs& t, const CLI::App& cmd) {
+  if (c.model == "mnist-train") return compile_train(c, t, cmd);
+  for (const char* opt : kTrainOptions)
+    if (cmd.count(opt)) throw std::runtime_error(std::string(opt) + " is an option of mnist-train, not " + c.model);
+  return compile(c);
+}
+
+}  // namespace tessera::cli
