@@ -7,22 +7,11 @@
 
 #include "cli.h"
 #include "tessera/arch/tile_map.h"
-#include "tessera/emu/elf.h"
 #include "tessera/exe/file.h"
 #include "tessera/models/mlp.h"
 #include "tessera/passes/passes.h"
 
 namespace tessera::cli {
-
-namespace {
-
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open (pass --firmware)");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-}  // namespace
 
 int compile(const CompileArgs& a) {
   const arch::Target* target = arch::find_target(a.target);
@@ -36,14 +25,9 @@ int compile(const CompileArgs& a) {
   if (a.weights.empty()) throw std::runtime_error("mnist-mlp needs --weights DIR");
   if (a.batch == 0 || a.batches == 0) throw std::runtime_error("--batch and --batches must be at least 1");
   const auto start = std::chrono::steady_clock::now();
-  passes::CompileOptions o;
+  passes::CompileOptions o =
+      passes::firmware_options(a.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : a.firmware, target);
   o.progress = [](const std::string& line) { note("  " + line); };
-  o.firmware = read_bytes(a.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : a.firmware);
-  const emu::ElfImage fw = emu::parse_elf(o.firmware, "firmware");
-  o.layout = {fw.symbol("tessera_tile_header"), fw.symbol("__firmware_end")};
-  if (!o.layout.header || o.layout.firmware_end <= o.layout.header ||
-      o.layout.firmware_end - arch::kSramBase >= target->sram_bytes)
-    throw std::runtime_error("the firmware lacks tessera_tile_header/__firmware_end or does not fit " + a.target);
 
   note("building " + a.model + " for " + a.target + " (" + std::to_string(target->tiles) + " tiles), batch " +
        std::to_string(a.batch) + " x " + std::to_string(a.batches));

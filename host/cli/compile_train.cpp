@@ -12,7 +12,6 @@
 #include <CLI/CLI.hpp>
 
 #include "tessera/arch/tile_map.h"
-#include "tessera/emu/elf.h"
 #include "tessera/exe/file.h"
 #include "tessera/models/mlp_train.h"
 #include "tessera/passes/passes.h"
@@ -24,11 +23,6 @@ namespace {
 const char* const kTrainOptions[] = {"--init", "--seed", "--widths", "--steps-per-sync", "--infer-batch",
                                      "--infer-batches", "--epochs", "--train-size", "--lr", "--momentum"};
 
-std::vector<uint8_t> read_firmware(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open (pass --firmware)");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 std::string widths_text(const std::vector<uint32_t>& w) {
   std::string s;
@@ -63,14 +57,9 @@ int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::Ap
   }
 
   const auto start = std::chrono::steady_clock::now();
-  passes::CompileOptions o;
+  passes::CompileOptions o =
+      passes::firmware_options(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware, target);
   o.progress = [](const std::string& line) { note("  " + line); };
-  o.firmware = read_firmware(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware);
-  const emu::ElfImage fw = emu::parse_elf(o.firmware, "firmware");
-  o.layout = {fw.symbol("tessera_tile_header"), fw.symbol("__firmware_end")};
-  if (!o.layout.header || o.layout.firmware_end <= o.layout.header ||
-      o.layout.firmware_end - arch::kSramBase >= target->sram_bytes)
-    throw std::runtime_error("the firmware lacks tessera_tile_header/__firmware_end or does not fit " + cfg.target);
   cfg.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
 
   const models::MlpParams params =

@@ -27,17 +27,8 @@ namespace {
 
 using opgraph::Words;
 
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 passes::CompileOptions compile_options() {
-  passes::CompileOptions o;
-  o.firmware = read_bytes(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
-  const emu::ElfImage fw = emu::parse_elf(o.firmware, "firmware");
-  o.layout = {fw.symbol("tessera_tile_header"), fw.symbol("__firmware_end")};
-  return o;
+  return passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
 }
 
 std::vector<uint32_t> bits(const std::vector<float>& v) {

@@ -32,6 +32,11 @@ struct CompileOptions {
   std::function<void(const std::string&)> progress;  // told after each pass, if set
 };
 
+// firmware.cpp: options for the firmware ELF at `elf_path` (its bytes, and the layout from its
+// symbols tessera_tile_header and __firmware_end), checked to leave room on `target`'s tiles
+// if one is given. Throws std::runtime_error (unreadable) or emu::ElfError naming the file.
+CompileOptions firmware_options(const std::string& elf_path, const arch::Target* target = nullptr);
+
 // codegen.cpp: the executable's segments and metadata.
 exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPlan& m, const Resolved& r,
                         const CompileOptions& o);
