@@ -74,42 +74,39 @@ Tensor whole_rows(graph::Graph& g, graph::Program& prog, const Tensor& x, const 
   return t;
 }
 
-void relu_grad(graph::Graph& g, graph::Program& prog, const Tensor& dx, const Tensor& dy, const Tensor& y,
-               const std::string& name) {
-  if (dx.size() != dy.size() || dy.size() != y.size())
-    throw GraphError("relu_grad '" + name + "': sizes differ: " + g.describe(dx) + ", " + g.describe(dy) + ", " +
-                     g.describe(y));
-  const Tensor ydx = relayout(g, prog, y, dx, name + ".y").flatten();
-  const Tensor dyf = relayout(g, prog, dy, dx, name + ".dy").flatten();
+namespace {
+
+// dst = codelet(a, b) element-wise: one vertex per run of dst on a tile, with a and b
+// brought to dst's layout first. `fields` names the codelet's dst, a and b fields.
+void binary_elementwise(graph::Graph& g, graph::Program& prog, const char* codelet, const char* const (&fields)[3],
+                        const Tensor& dst, const Tensor& a, const Tensor& b, const std::string& name) {
+  if (dst.size() != a.size() || a.size() != b.size())
+    throw GraphError(std::string(codelet) + " '" + name + "': sizes differ: " + g.describe(dst) + ", " +
+                     g.describe(a) + ", " + g.describe(b));
+  const Tensor af = relayout(g, prog, a, dst, name + "." + fields[1]).flatten();
+  const Tensor bf = relayout(g, prog, b, dst, name + "." + fields[2]).flatten();
   const graph::ComputeSet cs = g.add_compute_set(name);
-  for (const auto& [tile, run] : runs(g, dx)) {
-    const uint32_t b = run.begin - dx.begin, e = run.end - dx.begin;
-    const graph::Vertex v = g.add_vertex(cs, "relu_grad", tile);
-    g.connect(v, "dx", run);
-    g.connect(v, "dy", dyf.slice(b, e));
-    g.connect(v, "y", ydx.slice(b, e));
+  for (const auto& [tile, run] : runs(g, dst)) {
+    const uint32_t s = run.begin - dst.begin, e = run.end - dst.begin;
+    const graph::Vertex v = g.add_vertex(cs, codelet, tile);
+    g.connect(v, fields[0], run);
+    g.connect(v, fields[1], af.slice(s, e));
+    g.connect(v, fields[2], bf.slice(s, e));
     g.set_field(v, "n", run.size());
   }
   prog.add(Execute(cs));
 }
 
+}  // namespace
+
+void relu_grad(graph::Graph& g, graph::Program& prog, const Tensor& dx, const Tensor& dy, const Tensor& y,
+               const std::string& name) {
+  binary_elementwise(g, prog, "relu_grad", {"dx", "dy", "y"}, dx, dy, y, name);
+}
+
 void add(graph::Graph& g, graph::Program& prog, const Tensor& dst, const Tensor& a, const Tensor& b,
          const std::string& name) {
-  if (dst.size() != a.size() || a.size() != b.size())
-    throw GraphError("add '" + name + "': sizes differ: " + g.describe(dst) + ", " + g.describe(a) + ", " +
-                     g.describe(b));
-  const Tensor af = relayout(g, prog, a, dst, name + ".a").flatten();
-  const Tensor bf = relayout(g, prog, b, dst, name + ".b").flatten();
-  const graph::ComputeSet cs = g.add_compute_set(name);
-  for (const auto& [tile, run] : runs(g, dst)) {
-    const uint32_t s = run.begin - dst.begin, e = run.end - dst.begin;
-    const graph::Vertex v = g.add_vertex(cs, "add", tile);
-    g.connect(v, "dst", run);
-    g.connect(v, "a", af.slice(s, e));
-    g.connect(v, "b", bf.slice(s, e));
-    g.set_field(v, "n", run.size());
-  }
-  prog.add(Execute(cs));
+  binary_elementwise(g, prog, "add", {"dst", "a", "b"}, dst, a, b, name);
 }
 
 Tensor bias_grad(graph::Graph& g, graph::Program& prog, const Tensor& dy_in, const std::string& name) {
