@@ -37,6 +37,8 @@
 //  18    matmul_nt   f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n
 //  19    sgd_momentum f32* w, f32* v, const f32* g, const f32* lr, u32 n, f32 momentum
 //  20    lr_linear   f32* lr, u32* step, f32 lr0, u32 total
+//  21    rng_uniform f32* out, const u32* seed, u32 n, u32 first, u32 stream, f32 lo,
+//                    f32 step
 // computing, for i < n (r < rows):
 //   copy dst[i] = src[i]            fill dst[i] = value          add dst[i] = a[i] + b[i]
 //   scale dst[i] = src[i] * scale   mac acc[i] = fma(a[i], b[i], acc[i])
@@ -49,6 +51,9 @@
 //   softmax_xent loss[r] = logsumexp(row) - x[label], dlogits = (softmax - onehot) * scale
 //   sgd_momentum v = v*momentum + g, w = fma(v, -lr[0], w)
 //   lr_linear lr[0] = lr0 * (total - step[0]) / total, step[0] += 1
+//   rng_uniform out[i] = fma(f32(x >> 8), step, lo), x = word 0 of Philox4x32-10 of the
+//               counter {first + i, stream, 0, 0}, key {seed[0], 0x54535241}
+//               (step = (hi - lo) * 2^-24 for U(lo, hi))
 // Each codelet's file says exactly what it computes (order of operations, zeros, NaNs).
 // New codelets go at the end (TESSERA_CODELETS below); indices of existing ones stay.
 //
@@ -102,7 +107,8 @@ constexpr uint32_t state_words(const char* signature) {
   X(matmul_tn, "f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n") \
   X(matmul_nt, "f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n") \
   X(sgd_momentum, "f32* w, f32* v, const f32* g, const f32* lr, u32 n, f32 momentum") \
-  X(lr_linear, "f32* lr, u32* step, f32 lr0, u32 total")
+  X(lr_linear, "f32* lr, u32* step, f32 lr0, u32 total")              \
+  X(rng_uniform, "f32* out, const u32* seed, u32 n, u32 first, u32 stream, f32 lo, f32 step")
 
 // kSig_NAME: the signature; kWords_NAME: its state record's length in words.
 #define TESSERA_CODELET_CONSTANTS(name, sig) \

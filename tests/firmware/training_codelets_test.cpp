@@ -5,19 +5,23 @@
 // payloads excepted). The native results are also checked against plain C++ references
 // written here: the exact operations each codelet's header states (bits), and for
 // softmax_xent double-precision math (ulps), for lr_linear the correctly rounded value and
-// PyTorch's double formula (at most 1 ulp, rarely).
+// PyTorch's double formula (at most 1 ulp, rarely). rng_uniform against philox_ref.h,
+// which is itself checked against Random123's known-answer vectors first.
 // (The codelet suite of firmware/fw-tests/codelet_suite.h does not run these yet; this file
 // is their ISS-versus-native test until it does.)
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "fp_check.h"
+#include "philox_ref.h"
 #include "runtime/fp_rules.h"
 #include "runtime/native.h"
 #include "scenarios.h"
@@ -380,6 +384,52 @@ void add_softmax_xent(Program& p, Rng& r, bool in_place) {
             rows * cols});
 }
 
+// rng_uniform: out[i] = fma(f32(x >> 8), step, lo), x = word 0 of Philox4x32-10 of the
+// counter {first + i, stream, 0, 0} under the key {seed, 0x54535241}; with step = (hi - lo)
+// * 2^-24 the same bits as the documented fma((x >> 8) * 2^-24, hi - lo, lo).
+void add_rng_uniform(Program& p, Rng& r) {
+  struct Case {
+    uint32_t seed, n, first, stream;
+    float lo, hi;
+  };
+  const float b = 1.0f / std::sqrt(784.0f);
+  std::vector<Case> cases = {{0, 40, 0, 0, -b, b},
+                             {1, 40, 0, 0, -b, b},
+                             {0, 40, 0, 1, -b, b},
+                             {12345, 50, 1000, 3, -0.0625f, 0.0625f},
+                             {0xffffffffu, 20, 0xfffffff6u, 5, -1.0f, 1.0f},  // the index wraps
+                             {7, 0, 0, 0, -1.0f, 1.0f},                       // n = 0
+                             {7, 33, 17, 2, 0.0f, 1.0f},                      // U(0, 1)
+                             {99, 25, 5, 0xffffffffu, 2.0f, 3.0f}};
+  for (int i = 0; i < 6; ++i) {
+    const float w = f32(random_float(r, -8, 0) & 0x7fffffffu);
+    cases.push_back({r(), 1 + r() % 60, r(), r() % 8, -w, w});
+  }
+  for (const Case& c : cases) {
+    const float width = c.hi - c.lo, step = width * 0x1p-24f;
+    ASSERT_EQ(double(width), double(c.hi) - double(c.lo));
+    std::vector<uint32_t> e;
+    for (uint32_t i = 0; i < c.n; ++i) {
+      const uint32_t x = fwtest::philox4x32_10({c.first + i, c.stream, 0, 0}, {c.seed, 0x54535241u})[0];
+      const float u = static_cast<float>(x >> 8) * 0x1p-24f;
+      const float v = std::fma(u, width, c.lo);
+      ASSERT_EQ(bits(v), bits(std::fma(static_cast<float>(x >> 8), step, c.lo)));
+      ASSERT_TRUE(v >= c.lo && v <= c.hi);
+      e.push_back(bits(v));
+    }
+    const uint32_t seed = p.put({c.seed}), out = p.put(std::vector<uint32_t>(c.n + 1, 0xdeadbeefu));
+    p.vertex("rng_uniform", {out, seed, c.n, c.first, c.stream, bits(c.lo), bits(step)});
+    e.push_back(0xdeadbeefu);  // the word after stays
+    p.expect({"rng_uniform seed " + std::to_string(c.seed) + " stream " + std::to_string(c.stream), out, e, {},
+              c.n + 1});
+  }
+  {  // NaN step: IEEE fma (NaN everywhere)
+    const uint32_t seed = p.put({1}), out = p.zeros(3);
+    p.vertex("rng_uniform", {out, seed, 3, 0, 0, bits(0.0f), 0x7fc00000u});
+    p.expect({"rng_uniform NaN step", out, {0x7fc00000u, 0x7fc00000u, 0x7fc00000u}, {}, 3});
+  }
+}
+
 Program& build_program() {
   static Program p;
   static bool built = false;
@@ -392,6 +442,7 @@ Program& build_program() {
     add_lr_linear(p, r);
     add_softmax_xent(p, r, false);
     add_softmax_xent(p, r, true);
+    add_rng_uniform(p, r);
     {  // cols = 0: loss NaN, nothing else written
       const uint32_t loss = p.zeros(2), labels = p.put({0, 0});
       p.vertex("softmax_xent", {0x80004000u, loss, 0x80004000u, labels, 2, 0, bits(0.5f)});
@@ -404,6 +455,24 @@ Program& build_program() {
 const std::vector<uint8_t>& initial_memory() {
   static const std::vector<uint8_t> m = build_program().finish();
   return m;
+}
+
+// philox_ref.h against Random123's known answers (every line of the file: the counter,
+// the key and all four output words).
+TEST(TrainingCodelets, PhiloxReferenceMatchesRandom123KnownAnswers) {
+  std::ifstream in(TESSERA_PHILOX_KAT);
+  ASSERT_TRUE(in) << TESSERA_PHILOX_KAT;
+  int vectors = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ss(line);
+    uint32_t w[10];
+    for (uint32_t& v : w) ASSERT_TRUE(ss >> std::hex >> v) << line;
+    const std::array<uint32_t, 4> got = fwtest::philox4x32_10({w[0], w[1], w[2], w[3]}, {w[4], w[5]});
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i], w[6 + i]) << line << " word " << i;
+    ++vectors;
+  }
+  EXPECT_EQ(vectors, 55);
 }
 
 TEST(TrainingCodelets, NativeMatchesPlainCxxReferences) {
@@ -426,7 +495,7 @@ TEST(TrainingCodelets, NativeMatchesPlainCxxReferences) {
   EXPECT_EQ(failures, 0);
   // Every training codelet ran.
   for (const char* name :
-       {"relu_grad", "softmax_xent", "matmul_tn", "matmul_nt", "sgd_momentum", "lr_linear"})
+       {"relu_grad", "softmax_xent", "matmul_tn", "matmul_nt", "sgd_momentum", "lr_linear", "rng_uniform"})
     EXPECT_NE(std::find(build_program().ran().begin(), build_program().ran().end(), name),
               build_program().ran().end())
         << name;

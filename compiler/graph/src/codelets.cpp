@@ -25,6 +25,7 @@ const std::map<std::string, std::map<std::string, std::string>>& length_rules() 
       {"relu", {{"dst", "n"}, {"src", "n"}}},
       {"exp", {{"dst", "n"}, {"src", "n"}}},
       {"log", {{"dst", "n"}, {"src", "n"}}},
+      {"rng_uniform", {{"out", "n"}, {"seed", "1"}}},
   };
   return rules;
 }
