@@ -86,11 +86,12 @@ uint64_t measure(Graph& g, ComputeSet cs) {
 
 Graph small() { return Graph(*arch::find_target("small")); }
 
-uint64_t matmul_cycles(uint32_t m, uint32_t k, uint32_t n) {
+// matmul, matmul_tn or matmul_nt (a stored k x m for matmul_tn, b n x k for matmul_nt).
+uint64_t matmul_cycles(uint32_t m, uint32_t k, uint32_t n, const char* codelet = "matmul") {
   Graph g = small();
   Tensor a = on_tile0(g, {m, k}, "a", 1), b = on_tile0(g, {k, n}, "b", 2), c = on_tile0(g, {m, n}, "c", 3);
   const ComputeSet cs = g.add_compute_set("cs");
-  const Vertex v = g.add_vertex(cs, "matmul", 0);
+  const Vertex v = g.add_vertex(cs, codelet, 0);
   g.connect(v, "c", c);
   g.connect(v, "a", a);
   g.connect(v, "b", b);
@@ -133,6 +134,54 @@ uint64_t relu_cycles(uint32_t n) {
   g.connect(v, "dst", x);
   g.connect(v, "src", x);
   g.set_field(v, "n", n);
+  return measure(g, cs);
+}
+
+uint64_t relu_grad_cycles(uint32_t n) {
+  Graph g = small();
+  Tensor dy = on_tile0(g, {n}, "dy", 9), y = on_tile0(g, {n}, "y", 10);
+  const ComputeSet cs = g.add_compute_set("cs");
+  const Vertex v = g.add_vertex(cs, "relu_grad", 0);
+  g.connect(v, "dx", dy);
+  g.connect(v, "dy", dy);
+  g.connect(v, "y", y);
+  g.set_field(v, "n", n);
+  return measure(g, cs);
+}
+
+uint64_t softmax_xent_cycles(uint32_t rows, uint32_t cols) {
+  Graph g = small();
+  Tensor logits = on_tile0(g, {rows, cols}, "logits", 11), d = on_tile0(g, {rows, cols}, "d", 12);
+  Tensor loss = on_tile0(g, {rows}, "loss", 13);
+  Tensor labels = g.add_variable(DType::kU32, {rows}, "labels");
+  g.set_tile_mapping(labels, 0);
+  std::vector<uint32_t> l(rows);
+  for (uint32_t r = 0; r < rows; ++r) l[r] = (r * 7) % cols;
+  g.set_initial_words(labels, l);
+  const ComputeSet cs = g.add_compute_set("cs");
+  const Vertex v = g.add_vertex(cs, "softmax_xent", 0);
+  g.connect(v, "dlogits", d);
+  g.connect(v, "loss", loss);
+  g.connect(v, "logits", logits);
+  g.connect(v, "labels", labels);
+  g.set_field(v, "rows", rows);
+  g.set_field(v, "cols", cols);
+  g.set_field_f32(v, "scale", 1.0f / rows);
+  return measure(g, cs);
+}
+
+uint64_t sgd_momentum_cycles(uint32_t n) {
+  Graph g = small();
+  Tensor w = on_tile0(g, {n}, "w", 14), vel = on_tile0(g, {n}, "v", 15), gr = on_tile0(g, {n}, "g", 16);
+  Tensor lr = on_tile0(g, {1}, "lr", 17);
+  const ComputeSet cs = g.add_compute_set("cs");
+  const Vertex v = g.add_vertex(cs, "sgd_momentum", 0);
+  g.connect(v, "w", w);
+  g.connect(v, "v", vel);
+  g.connect(v, "g", gr);
+  g.connect(v, "lr", lr);
+  g.set_field(v, "n", n);
+  g.set_field_f32(v, "momentum", 0.9f);
   return measure(g, cs);
 }
 
@@ -193,12 +242,35 @@ int main(int argc, char** argv) {
                     double(add_bias_cycles(s[0], s[1]))});
     for (uint32_t n : {16u, 64u, 256u, 1024u, 2048u})
       ew.push_back({"relu " + std::to_string(n), double(n), double(relu_cycles(n))});
+    // The training codelets.
+    std::vector<Point> tn, nt, rg, sx, sg;
+    for (const auto& s : mm_shapes) {
+      const std::string shape = std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
+      tn.push_back({"matmul_tn " + shape, double(s[0]) * s[1] * s[2], double(matmul_cycles(s[0], s[1], s[2], "matmul_tn"))});
+      nt.push_back({"matmul_nt " + shape, double(s[0]) * s[1] * s[2], double(matmul_cycles(s[0], s[1], s[2], "matmul_nt"))});
+    }
+    for (uint32_t n : {16u, 64u, 256u, 1024u, 2048u}) {
+      rg.push_back({"relu_grad " + std::to_string(n), double(n), double(relu_grad_cycles(n))});
+      sg.push_back({"sgd_momentum " + std::to_string(n), double(n), double(sgd_momentum_cycles(n))});
+    }
+    const uint32_t sx_shapes[][2] = {{1, 10}, {2, 10}, {4, 10}, {8, 10}, {16, 10}, {32, 10}, {8, 32}};
+    for (const auto& s : sx_shapes)
+      sx.push_back({"softmax_xent " + std::to_string(s[0]) + "x" + std::to_string(s[1]), double(s[0]) * s[1],
+                    double(softmax_xent_cycles(s[0], s[1]))});
     const Fit fm = fit("matmul (work = m*k*n)", mm);
     const Fit fr = fit("reduce_sum (work = n*k)", rs);
     const Fit fe = fit("elementwise: add_bias, relu (work = elements)", ew);
+    const Fit ftn = fit("matmul_tn (work = m*k*n)", tn);
+    const Fit fnt = fit("matmul_nt (work = m*k*n)", nt);
+    const Fit frg = fit("relu_grad (work = n)", rg);
+    const Fit fsx = fit("softmax_xent (work = rows*cols)", sx);
+    const Fit fsg = fit("sgd_momentum (work = n)", sg);
     std::printf("// Paste into compiler/ops/src/cost_model.cpp (kCalibrated):\n");
     std::printf("  /*matmul*/ {%.1f, %.3f},\n  /*reduce_sum*/ {%.1f, %.3f},\n  /*elementwise*/ {%.1f, %.3f},\n", fm.a,
                 fm.b, fr.a, fr.b, fe.a, fe.b);
+    std::printf("  /*matmul_tn*/ {%.1f, %.3f},\n  /*matmul_nt*/ {%.1f, %.3f},\n  /*relu_grad*/ {%.1f, %.3f},\n"
+                "  /*softmax_xent*/ {%.1f, %.3f},\n  /*sgd_momentum*/ {%.1f, %.3f},\n",
+                ftn.a, ftn.b, fnt.a, fnt.b, frg.a, frg.b, fsx.a, fsx.b, fsg.a, fsg.b);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "calibrate_costs: %s\n", e.what());

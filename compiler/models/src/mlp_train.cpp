@@ -8,6 +8,7 @@
 #include "tessera/arch/targets.h"
 #include "tessera/opgraph/autodiff.h"
 #include "tessera/opgraph/lower.h"
+#include "tessera/ops/init.h"
 
 namespace tessera::models {
 
@@ -84,13 +85,15 @@ MlpParams read_plan_params(const std::string& dir, const std::vector<uint32_t>& 
   return p;
 }
 
+float init_bound(uint32_t fan_in) { return 1.0f / std::sqrt(static_cast<float>(fan_in)); }
+
 MlpParams init_mlp_params(const std::vector<uint32_t>& widths, uint32_t seed) {
   check_widths(widths);
   std::mt19937 rng(seed);
   MlpParams p;
   for (size_t l = 0; l + 1 < widths.size(); ++l) {
     const uint32_t in = widths[l], out = widths[l + 1];
-    const float bound = 1.0f / std::sqrt(static_cast<float>(in));
+    const float bound = init_bound(in);
     std::uniform_real_distribution<float> u(-bound, bound);
     std::vector<float> w(size_t{in} * out), b(out);
     for (float& v : w) v = u(rng);
@@ -137,13 +140,32 @@ void build_mlp_training(graph::Graph& g, const MlpTrainConfig& c, const MlpParam
   t.firmware_bytes = c.firmware_bytes;
   t.train = true;
   t.program = "train";
-  const std::map<std::string, graph::Tensor> bound = opgraph::lower(og.train, g, t);
+  ops::SgdState sgd;
+  const std::map<std::string, graph::Tensor> bound = opgraph::lower(og.train, g, t, &sgd);
   opgraph::LowerOptions i;
   i.batches = c.infer_batches;
   i.firmware_bytes = c.firmware_bytes;
   i.program = "infer";
   i.parameters = bound;
   opgraph::lower(og.infer, g, i);
+
+  // "init": the seed word in, copied to the parameters' tiles; every parameter U(-b, b) by
+  // rng_uniform (stream = its index in mlp_param_names order), the optimizer state zeroed.
+  graph::Program init = graph::Sequence();
+  const graph::Tensor seed = g.add_variable(exe::DType::kU32, {1}, "init.seed");
+  g.set_tile_mapping(seed, 0);
+  init.add(graph::HostWrite(g.add_stream("seed", exe::DType::kU32, {1}), seed));
+  const std::vector<std::string> names = mlp_param_names(c.widths);
+  std::vector<ops::UniformInit> uniform;
+  for (uint32_t k = 0; k < names.size(); ++k) {
+    const float b = init_bound(c.widths[k / 2]);
+    uniform.push_back({bound.at(names[k]), k, -b, b});
+  }
+  std::vector<graph::Tensor> zero = sgd.velocities;
+  zero.insert(zero.end(), sgd.lrs.begin(), sgd.lrs.end());
+  zero.insert(zero.end(), sgd.steps.begin(), sgd.steps.end());
+  ops::init_tensors(g, init, seed, uniform, zero, "init");
+  g.add_program("init", init);
 }
 
 graph::Graph build_mlp_training(const MlpTrainConfig& c, const MlpParams& params) {

@@ -1,5 +1,6 @@
 #include "tessera/opgraph/lower.h"
 
+#include "layers.h"
 #include "tessera/ops/cost_model.h"
 #include "tessera/ops/elementwise.h"
 #include "tessera/ops/matmul.h"
@@ -47,6 +48,7 @@ class Lowering {
       if ((it->kind == OpKind::kAddBias || it->kind == OpKind::kRelu) && whole_rows_[it->result.id])
         whole_rows_[it->operands[0].id] = true;
     }
+    plan_layers();
   }
 
   // The op graph's parameters' tensors (those made or bound), by name.
@@ -56,6 +58,9 @@ class Lowering {
       if (op.kind == OpKind::kParameter && tensors_[op.result.id].valid()) r[op.name] = tensors_[op.result.id];
     return r;
   }
+
+  // The optimizer state run()'s updates made.
+  const ops::SgdState& sgd() const { return sgd_; }
 
   graph::Program run() {
     graph::Program body = graph::Sequence();
@@ -95,7 +100,7 @@ class Lowering {
       }
     }
     try {
-      ops::sgd_momentum(g_, body, params, "sgd");
+      sgd_ = ops::sgd_momentum(g_, body, params, "sgd");
     } catch (const graph::GraphError& e) {
       throw OpGraphError(std::string("sgd_momentum: ") + e.what());
     }
@@ -114,6 +119,44 @@ class Lowering {
     return op.name.empty() ? "op" + std::to_string(op.result.id) : op.name;
   }
   static uint32_t grain(const std::vector<uint32_t>& shape) { return shape.size() >= 2 ? shape.back() : 1; }
+  // Each weight placed here with its forward, input-gradient and weight-gradient matmuls:
+  // planned together (ops::plan_layer), so that W keeps one layout and its gradient (and a
+  // bias's) is made where the parameter lies.
+  void plan_layers() {
+    gradient_layout_ = detail::gradient_layouts(og_);
+    for (detail::Layer& l : detail::find_layers(og_, gradient_layout_)) {
+      if (tensors_[l.weight.id].valid()) continue;  // bound: placed by another program
+      for (size_t i = 0; i < l.ops.size(); ++i) {
+        const Op& op = og_.ops()[l.ops[i]];
+        l.products[i].batch = og_.info(op.operands[0]).shape[0];  // X or dY: [batch, ...]
+        l.products[i].whole_rows = whole_rows_[op.result.id];
+      }
+      const std::vector<uint32_t>& shape = og_.info(l.weight).shape;
+      const ops::LayerPlan plan = ops::plan_layer(shape[0], shape[1], l.products, g_.target().tiles, cost_, budget_);
+      for (size_t i = 0; i < l.ops.size(); ++i)
+        layer_op_[l.ops[i]] = {plan.plans[i], ops::layer_options(plan, l.products, i)};
+    }
+  }
+
+  // The plan of a matmul: its layer's, else its own (plan_matmul on (m, k, n)).
+  std::pair<ops::MatMulPlan, ops::MatMulOptions> matmul_plan(const Op& op, uint32_t m, uint32_t k, uint32_t n) const {
+    const auto it = layer_op_.find(static_cast<size_t>(&op - og_.ops().data()));
+    if (it != layer_op_.end()) return it->second;
+    return {ops::plan_matmul(m, k, n, g_.target().tiles, cost_, whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu, budget_),
+            {}};
+  }
+
+  // A new tensor laid out like the parameter whose gradient `v` is, if that parameter is
+  // placed; else invalid (the op makes its own).
+  Tensor gradient_destination(Value v, const std::string& name) {
+    const Value p = gradient_layout_[v.id];
+    if (!p.valid() || !tensors_[p.id].valid()) return {};
+    const auto& tiles = g_.variables()[tensors_[p.id].var].tile;
+    for (uint32_t i = tensors_[p.id].begin; i < tensors_[p.id].end; ++i)
+      if (tiles[i] < 0) return {};
+    return ops::variable_like(g_, exe::DType::kF32, tensors_[p.id], name);
+  }
+
   // Constants and parameters: tensors with an initial value, loaded before the program runs.
   bool is_weight(Value v) const {
     const OpKind k = og_.producer(v).kind;
@@ -180,10 +223,8 @@ class Lowering {
         const Tensor ta = mapped(a);
         const Tensor tb = is_weight(b) ? constant(b) : mapped(b);
         const ValueInfo& ia = og_.info(a);
-        const ops::MatMulPlan plan =
-            ops::plan_matmul(ia.shape[0], ia.shape[1], r.shape[1], g_.target().tiles, cost_,
-                             whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu, budget_);
-        tensors_[op.result.id] = ops::matmul(g_, body, ta, tb, plan, base(op) + ".matmul");
+        const auto [plan, opts] = matmul_plan(op, ia.shape[0], ia.shape[1], r.shape[1]);
+        tensors_[op.result.id] = ops::matmul(g_, body, ta, tb, plan, base(op) + ".matmul", opts);
         break;
       }
       case OpKind::kAddBias: {
@@ -217,18 +258,17 @@ class Lowering {
         // a [k,m]^T b [k,n]: planned on (m, k, n) of the product.
         const Value a = op.operands[0], b = op.operands[1];
         const ValueInfo& ia = og_.info(a);
-        const ops::MatMulPlan plan = ops::plan_matmul(r.shape[0], ia.shape[0], r.shape[1], g_.target().tiles, cost_,
-                                                      whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu, budget_);
-        tensors_[op.result.id] = ops::matmul_tn(g_, body, mapped(a), mapped(b), plan, base(op) + ".matmul_tn");
+        auto [plan, opts] = matmul_plan(op, r.shape[0], ia.shape[0], r.shape[1]);
+        if (opts.tile) opts.c = gradient_destination(op.result, base(op) + ".matmul_tn");  // where W lies
+        tensors_[op.result.id] = ops::matmul_tn(g_, body, mapped(a), mapped(b), plan, base(op) + ".matmul_tn", opts);
         break;
       }
       case OpKind::kMatMulNT: {
         // a [m,k] b [n,k]^T.
         const Value a = op.operands[0], b = op.operands[1];
         const ValueInfo& ia = og_.info(a);
-        const ops::MatMulPlan plan = ops::plan_matmul(r.shape[0], ia.shape[1], r.shape[1], g_.target().tiles, cost_,
-                                                      whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu, budget_);
-        tensors_[op.result.id] = ops::matmul_nt(g_, body, mapped(a), mapped(b), plan, base(op) + ".matmul_nt");
+        const auto [plan, opts] = matmul_plan(op, r.shape[0], ia.shape[1], r.shape[1]);
+        tensors_[op.result.id] = ops::matmul_nt(g_, body, mapped(a), mapped(b), plan, base(op) + ".matmul_nt", opts);
         break;
       }
       case OpKind::kAdd: {
@@ -244,7 +284,9 @@ class Lowering {
         break;
       }
       case OpKind::kBiasGrad:
-        tensors_[op.result.id] = ops::bias_grad(g_, body, mapped(op.operands[0]), base(op) + ".bias_grad");
+        // Reduced onto the bias's own tile(s) when it is a parameter's gradient.
+        tensors_[op.result.id] = ops::bias_grad(g_, body, mapped(op.operands[0]), base(op) + ".bias_grad",
+                                                gradient_destination(op.result, base(op) + ".bias_grad"));
         break;
       case OpKind::kSoftmaxXent:
       case OpKind::kSoftmaxXentGrad:
@@ -280,14 +322,17 @@ class Lowering {
   const double budget_;
   const bool train_;
   uint32_t next_vector_tile_ = 0;
+  ops::SgdState sgd_;  // what run()'s updates made
   std::vector<Tensor> tensors_;
   std::vector<uint32_t> uses_;
   std::vector<bool> whole_rows_;
+  std::vector<Value> gradient_layout_;  // per value: the parameter it is the gradient of
+  std::map<size_t, std::pair<ops::MatMulPlan, ops::MatMulOptions>> layer_op_;  // by op index
 };
 
 }  // namespace
 
-std::map<std::string, Tensor> lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o) {
+std::map<std::string, Tensor> lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o, ops::SgdState* sgd) {
   if (o.batches == 0) throw OpGraphError("lower: batches must be at least 1");
   Lowering l(og, g, o);
   graph::Program body = l.run();
@@ -297,6 +342,7 @@ std::map<std::string, Tensor> lower(const OpGraph& og, graph::Graph& g, const Lo
   } catch (const graph::GraphError& e) {
     throw OpGraphError(std::string("lower: ") + e.what());
   }
+  if (sgd) *sgd = l.sgd();
   return l.parameters();
 }
 

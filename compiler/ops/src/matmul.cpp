@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace tessera::ops {
 
@@ -69,30 +70,54 @@ MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const
 }
 
 Tensor matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tensor& b, const MatMulPlan& plan,
-              const std::string& name) {
+              const std::string& name, const MatMulOptions& o) {
   if (a.shape.size() != 2 || b.shape.size() != 2 || a.shape[1] != b.shape[0])
     throw GraphError("matmul '" + name + "': shapes " + graph::shape_string(a.shape) + " and " +
                      graph::shape_string(b.shape) + " do not multiply");
-  return detail::matmul_general(g, prog, a, b, false, false, plan, name);
+  return detail::matmul_general(g, prog, a, b, false, false, plan, name, o);
 }
 
 namespace detail {
 
+namespace {
+
+// Whether every element of t lies on `tile`.
+bool lies_on(const graph::Graph& g, const Tensor& t, uint32_t tile) {
+  const auto& tiles = g.variables().at(t.var).tile;
+  return std::all_of(tiles.begin() + t.begin, tiles.begin() + t.end,
+                     [tile](int32_t x) { return x == static_cast<int32_t>(tile); });
+}
+
+// Rows [r0, r1) of an output block reduced on `tile`.
+struct RowRun {
+  uint32_t r0, r1, tile;
+};
+
+}  // namespace
+
 Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tensor& b, bool ta, bool tb,
-                      const MatMulPlan& plan, const std::string& name) {
+                      const MatMulPlan& plan, const std::string& name, const MatMulOptions& o) {
   // op(a) is m x k, op(b) k x n; a is stored k x m when ta, b n x k when tb.
   const uint32_t m = ta ? a.shape[1] : a.shape[0], k = ta ? a.shape[0] : a.shape[1];
   const uint32_t n = tb ? b.shape[0] : b.shape[1];
   const uint32_t pm = plan.pm, pk = plan.pk, pn = plan.pn;
   if (pm == 0 || pk == 0 || pn == 0 || pm > m || pk > k || pn > n || plan.tiles() > g.target().tiles)
     throw GraphError("matmul '" + name + "': plan does not fit the shapes or the target");
+  if (o.c.valid() && o.c.shape != std::vector<uint32_t>{m, n})
+    throw GraphError("matmul '" + name + "': destination " + g.describe(o.c) + " is not " +
+                     graph::shape_string({m, n}));
   const bool place_b = !ta && !tb && unmapped(g, b);
   const char* codelet = ta ? "matmul_tn" : tb ? "matmul_nt" : "matmul";
-  auto tile_of = [&](uint32_t im, uint32_t ik, uint32_t in) { return (im * pk + ik) * pn + in; };
+  auto tile_of = [&](uint32_t im, uint32_t ik, uint32_t in) {
+    const uint32_t t = o.tile ? o.tile(im, ik, in) : (im * pk + ik) * pn + in;
+    if (t >= g.target().tiles) throw GraphError("matmul '" + name + "': tile " + std::to_string(t) + " out of range");
+    return t;
+  };
   const std::string at = "@";
 
-  // B's blocks: a weight not yet placed goes row by row to tile (0, ik, in), where it is
-  // used as it lies when pm == 1 and pn == 1 (its rows k0..k1 are then contiguous).
+  // B's blocks: a weight not yet placed goes row by row to tile (0, ik, in), where the
+  // partials of the first row block read it in place when pn == 1 (its rows k0..k1 are
+  // then contiguous).
   if (place_b)
     for (uint32_t ik = 0; ik < pk; ++ik)
       for (uint32_t in = 0; in < pn; ++in) {
@@ -102,9 +127,15 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
       }
 
   const graph::ComputeSet partials = g.add_compute_set(name + ".partials");
-  const graph::ComputeSet reduce = g.add_compute_set(name + ".reduce");
-  Tensor c = g.add_variable(exe::DType::kF32, {m, n}, name);
-  std::vector<Tensor> partial(plan.tiles());
+  Tensor c = o.c.valid() ? o.c : g.add_variable(exe::DType::kF32, {m, n}, name);
+  std::vector<Tensor> partial(size_t{pm} * pk * pn);
+  auto slot = [&](uint32_t im, uint32_t ik, uint32_t in) { return (im * pk + ik) * pn + in; };
+  // With a destination and pk == 1, a block lying whole on its tile is written directly.
+  auto direct = [&](uint32_t im, uint32_t in) -> Tensor {
+    if (!o.c.valid() || pk != 1 || pn != 1) return {};
+    const Tensor blk = c.slice(split_begin(m, pm, im) * n, split_begin(m, pm, im + 1) * n);
+    return lies_on(g, blk, tile_of(im, 0, in)) ? blk : Tensor{};
+  };
 
   // Gather operand blocks and compute the partials.
   for (uint32_t im = 0; im < pm; ++im)
@@ -126,9 +157,13 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
         else
           for (uint32_t r = 0; r < rows; ++r)
             prog.add(Copy(a.slice((m0 + r) * k + k0, (m0 + r) * k + k1), ablk.slice(r * depth, (r + 1) * depth)));
+        // B's block as the codelet takes it (cols x depth when tb, else depth x cols): in
+        // place when it is contiguous in b (all of b's columns) and lies on this tile.
         Tensor bop;
-        if (place_b && pm == 1 && pn == 1) {
-          bop = b.slice(k0 * n, k1 * n);  // placed on this tile above
+        const bool b_whole = tb ? depth == k : cols == n;
+        const Tensor b_rows = tb ? b.slice(n0 * k, n1 * k) : b.slice(k0 * n, k1 * n);
+        if (b_whole && lies_on(g, b_rows, t)) {
+          bop = b_rows;
         } else if (tb) {
           // B's block cols x depth (rows n0..n1 of b, columns k0..k1).
           bop = g.add_variable(exe::DType::kF32, {cols, depth}, name + ".b" + id);
@@ -141,10 +176,14 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
           for (uint32_t p = 0; p < depth; ++p)
             prog.add(Copy(b.slice((k0 + p) * n + n0, (k0 + p) * n + n1), bop.slice(p * cols, (p + 1) * cols)));
         }
-        partial[t] = g.add_variable(exe::DType::kF32, {rows, cols}, name + ".p" + id);
-        g.set_tile_mapping(partial[t], t);
+        Tensor& out = partial[slot(im, ik, in)];
+        out = direct(im, in);
+        if (!out.valid()) {
+          out = g.add_variable(exe::DType::kF32, {rows, cols}, name + ".p" + id);
+          g.set_tile_mapping(out, t);
+        }
         const graph::Vertex v = g.add_vertex(partials, codelet, t);
-        g.connect(v, "c", partial[t]);
+        g.connect(v, "c", out);
         g.connect(v, "a", ablk);
         g.connect(v, "b", bop);
         g.set_field(v, "m", rows);
@@ -153,34 +192,55 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
       }
   prog.add(Execute(partials));
 
-  // Reduce each output block over k: its rows are shared out among the block's pk tiles,
-  // each gathering the pk partial rows it sums (one reduce_sum per row, straight into C).
+  // Reduce each output block over k, one reduce_sum per row straight into C, on the tile
+  // that gathers the row's pk partials: without a destination the block's rows are shared
+  // out among its pk tiles (and C mapped there); with one, each row goes where C holds it.
+  std::optional<graph::ComputeSet> reduce;  // made if some block is reduced
   for (uint32_t im = 0; im < pm; ++im)
     for (uint32_t in = 0; in < pn; ++in) {
+      if (direct(im, in).valid()) continue;
       const uint32_t m0 = split_begin(m, pm, im), rows = split_begin(m, pm, im + 1) - m0;
       const uint32_t n0 = split_begin(n, pn, in), cols = split_begin(n, pn, in + 1) - n0;
-      for (uint32_t ir = 0; ir < pk; ++ir) {
-        const uint32_t r0 = split_begin(rows, pk, ir), r1 = split_begin(rows, pk, ir + 1);
-        if (r0 == r1) continue;
-        const uint32_t t = tile_of(im, ir, in);
-        Tensor gather = g.add_variable(exe::DType::kF32, {r1 - r0, pk, cols}, name + ".g" + at + std::to_string(t));
+      auto row_of_c = [&](uint32_t r) { return c.slice((m0 + r) * n + n0, (m0 + r) * n + n0 + cols); };
+      std::vector<RowRun> runs;
+      if (!o.c.valid()) {
+        for (uint32_t ir = 0; ir < pk; ++ir) {
+          const uint32_t r0 = split_begin(rows, pk, ir), r1 = split_begin(rows, pk, ir + 1);
+          if (r0 < r1) runs.push_back({r0, r1, tile_of(im, ir, in)});
+        }
+      } else {
+        for (uint32_t r = 0; r < rows; ++r) {
+          const std::vector<graph::Interval> iv = g.intervals(row_of_c(r));
+          if (iv.size() != 1)
+            throw GraphError("matmul '" + name + "': row " + std::to_string(m0 + r) + " of block (" +
+                             std::to_string(im) + ", " + std::to_string(in) + ") of the destination " +
+                             g.describe(o.c) + " is split across tiles");
+          if (!runs.empty() && runs.back().tile == iv[0].tile) ++runs.back().r1;
+          else runs.push_back({r, r + 1, iv[0].tile});
+        }
+      }
+      for (const RowRun& run : runs) {
+        const uint32_t t = run.tile;
+        const std::string where = o.c.valid() ? "." + std::to_string(m0 + run.r0) + "." + std::to_string(n0) : "";
+        Tensor gather = g.add_variable(exe::DType::kF32, {run.r1 - run.r0, pk, cols}, name + ".g" + at + std::to_string(t) + where);
         g.set_tile_mapping(gather, t);
-        for (uint32_t r = r0; r < r1; ++r) {
-          const uint32_t slot = (r - r0) * pk;
+        for (uint32_t r = run.r0; r < run.r1; ++r) {
+          const uint32_t first = (r - run.r0) * pk;
           for (uint32_t j = 0; j < pk; ++j)
-            prog.add(Copy(partial[tile_of(im, j, in)].slice(r * cols, (r + 1) * cols),
-                          gather.slice((slot + j) * cols, (slot + j + 1) * cols)));
-          const Tensor out = c.slice((m0 + r) * n + n0, (m0 + r) * n + n0 + cols);
-          g.set_tile_mapping(out, t);
-          const graph::Vertex v = g.add_vertex(reduce, "reduce_sum", t);
+            prog.add(Copy(partial[slot(im, j, in)].slice(r * cols, (r + 1) * cols),
+                          gather.slice((first + j) * cols, (first + j + 1) * cols)));
+          const Tensor out = row_of_c(r);
+          if (!o.c.valid()) g.set_tile_mapping(out, t);
+          if (!reduce) reduce = g.add_compute_set(name + ".reduce");
+          const graph::Vertex v = g.add_vertex(*reduce, "reduce_sum", t);
           g.connect(v, "out", out);
-          g.connect(v, "in", gather.slice(slot * cols, (slot + pk) * cols));
+          g.connect(v, "in", gather.slice(first * cols, (first + pk) * cols));
           g.set_field(v, "n", cols);
           g.set_field(v, "k", pk);
         }
       }
     }
-  prog.add(Execute(reduce));
+  if (reduce) prog.add(Execute(*reduce));
   return c;
 }
 

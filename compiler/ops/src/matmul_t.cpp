@@ -17,15 +17,15 @@ void check(const Tensor& a, const Tensor& b, bool ok, const char* op, const std:
 }  // namespace
 
 Tensor matmul_tn(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tensor& b, const MatMulPlan& plan,
-                 const std::string& name) {
+                 const std::string& name, const MatMulOptions& o) {
   check(a, b, a.shape.size() == 2 && b.shape.size() == 2 && a.shape[0] == b.shape[0], "matmul_tn", name);
-  return detail::matmul_general(g, prog, a, b, true, false, plan, name);
+  return detail::matmul_general(g, prog, a, b, true, false, plan, name, o);
 }
 
 Tensor matmul_nt(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tensor& b, const MatMulPlan& plan,
-                 const std::string& name) {
+                 const std::string& name, const MatMulOptions& o) {
   check(a, b, a.shape.size() == 2 && b.shape.size() == 2 && a.shape[1] == b.shape[1], "matmul_nt", name);
-  return detail::matmul_general(g, prog, a, b, false, true, plan, name);
+  return detail::matmul_general(g, prog, a, b, false, true, plan, name, o);
 }
 
 }  // namespace tessera::ops

@@ -109,30 +109,33 @@ void add(graph::Graph& g, graph::Program& prog, const Tensor& dst, const Tensor&
   binary_elementwise(g, prog, "add", {"dst", "a", "b"}, dst, a, b, name);
 }
 
-Tensor bias_grad(graph::Graph& g, graph::Program& prog, const Tensor& dy_in, const std::string& name) {
+Tensor bias_grad(graph::Graph& g, graph::Program& prog, const Tensor& dy_in, const std::string& name,
+                 const Tensor& dst) {
   if (dy_in.shape.size() != 2)
     throw GraphError("bias_grad '" + name + "': needs a matrix, got " + graph::shape_string(dy_in.shape));
   const uint32_t n = dy_in.shape[1];
+  if (dst.valid() && dst.size() != n)
+    throw GraphError("bias_grad '" + name + "': destination " + g.describe(dst) + " does not have " +
+                     std::to_string(n) + " elements");
   const Tensor dy = whole_rows(g, prog, dy_in, name + ".rows");
   const std::vector<std::pair<uint32_t, Tensor>> rs = runs(g, dy);
-  Tensor out = g.add_variable(exe::DType::kF32, {n}, name);
-  const uint32_t root = rs.front().first;
-  g.set_tile_mapping(out, root);
+  Tensor out = dst.valid() ? dst.flatten() : g.add_variable(exe::DType::kF32, {n}, name);
+  if (!dst.valid()) g.set_tile_mapping(out, rs.front().first);
+  const std::vector<std::pair<uint32_t, Tensor>> outs = runs(g, out);
   const graph::ComputeSet partials = g.add_compute_set(name + ".partials");
-  if (rs.size() == 1) {
-    // One tile holds every row: its column sums are the result.
-    const graph::Vertex v = g.add_vertex(partials, "reduce_sum", root);
+  if (rs.size() == 1 && outs.size() == 1 && outs[0].first == rs[0].first) {
+    // One tile holds every row and the result: its column sums are the result.
+    const graph::Vertex v = g.add_vertex(partials, "reduce_sum", rs[0].first);
     g.connect(v, "out", out);
     g.connect(v, "in", rs[0].second);
     g.set_field(v, "n", n);
     g.set_field(v, "k", rs[0].second.size() / n);
     prog.add(Execute(partials));
-    return out;
+    return dst.valid() ? dst : out;
   }
-  // Each tile's partial column sums, then their sum on the root tile.
+  // Each tile's partial column sums, then, on each tile holding a run of the result, the
+  // sum of the partials' columns of that run.
   const uint32_t k = static_cast<uint32_t>(rs.size());
-  Tensor gather = g.add_variable(exe::DType::kF32, {k, n}, name + ".g@" + std::to_string(root));
-  g.set_tile_mapping(gather, root);
   std::vector<Tensor> partial;
   for (const auto& [tile, run] : rs) {
     Tensor p = g.add_variable(exe::DType::kF32, {n}, name + ".p" + std::to_string(partial.size()) + "@" +
@@ -146,15 +149,21 @@ Tensor bias_grad(graph::Graph& g, graph::Program& prog, const Tensor& dy_in, con
     partial.push_back(p);
   }
   prog.add(Execute(partials));
-  for (uint32_t j = 0; j < k; ++j) prog.add(Copy(partial[j], gather.slice(j * n, (j + 1) * n)));
   const graph::ComputeSet reduce = g.add_compute_set(name + ".reduce");
-  const graph::Vertex v = g.add_vertex(reduce, "reduce_sum", root);
-  g.connect(v, "out", out);
-  g.connect(v, "in", gather);
-  g.set_field(v, "n", n);
-  g.set_field(v, "k", k);
+  for (const auto& [tile, run] : outs) {
+    const uint32_t c0 = run.begin - out.begin, c1 = run.end - out.begin, w = c1 - c0;
+    Tensor gather = g.add_variable(exe::DType::kF32, {k, w}, name + ".g@" + std::to_string(tile) +
+                                                               (outs.size() > 1 ? "." + std::to_string(c0) : ""));
+    g.set_tile_mapping(gather, tile);
+    for (uint32_t j = 0; j < k; ++j) prog.add(Copy(partial[j].slice(c0, c1), gather.slice(j * w, (j + 1) * w)));
+    const graph::Vertex v = g.add_vertex(reduce, "reduce_sum", tile);
+    g.connect(v, "out", run);
+    g.connect(v, "in", gather);
+    g.set_field(v, "n", w);
+    g.set_field(v, "k", k);
+  }
   prog.add(Execute(reduce));
-  return out;
+  return dst.valid() ? dst : out;
 }
 
 SoftmaxXent softmax_xent(graph::Graph& g, graph::Program& prog, const Tensor& logits, const Tensor& labels,
@@ -196,10 +205,10 @@ SoftmaxXent softmax_xent(graph::Graph& g, graph::Program& prog, const Tensor& lo
   return r;
 }
 
-std::vector<Tensor> sgd_momentum(graph::Graph& g, graph::Program& prog, const std::vector<SgdParam>& params,
-                                 const std::string& name) {
-  std::vector<Tensor> velocities;
-  if (params.empty()) return velocities;
+SgdState sgd_momentum(graph::Graph& g, graph::Program& prog, const std::vector<SgdParam>& params,
+                      const std::string& name) {
+  SgdState state;
+  if (params.empty()) return state;
   const graph::ComputeSet cs = g.add_compute_set(name);
   // The learning rate per tile and schedule: made (with its lr_linear vertex, first in the
   // compute set on its tile) before the tile's first update.
@@ -215,7 +224,7 @@ std::vector<Tensor> sgd_momentum(graph::Graph& g, graph::Program& prog, const st
       throw GraphError("sgd_momentum '" + p.name + "': gradient " + g.describe(p.grad) + " for " + g.describe(p.w));
     Tensor v = variable_like(g, exe::DType::kF32, p.w, p.name + ".velocity");
     g.set_initial_value(v, std::vector<float>(v.size(), 0.0f));
-    velocities.push_back(v);
+    state.velocities.push_back(v);
     const Tensor grad = relayout(g, prog, p.grad, p.w, p.name + ".grad").flatten();
     const Tensor vf = v.flatten();
     for (const auto& [tile, run] : runs(g, p.w)) {
@@ -239,6 +248,8 @@ std::vector<Tensor> sgd_momentum(graph::Graph& g, graph::Program& prog, const st
     g.set_field_f32(v, "lr0", r.p->lr0);
     g.set_field(v, "total", r.p->total_steps);
     lrs.emplace(key, lr);
+    state.lrs.push_back(lr);
+    state.steps.push_back(step);
   }
   for (const Run& r : todo) {
     const graph::Vertex v = g.add_vertex(cs, "sgd_momentum", r.tile);
@@ -250,7 +261,7 @@ std::vector<Tensor> sgd_momentum(graph::Graph& g, graph::Program& prog, const st
     g.set_field_f32(v, "momentum", r.p->momentum);
   }
   prog.add(Execute(cs));
-  return velocities;
+  return state;
 }
 
 }  // namespace tessera::ops

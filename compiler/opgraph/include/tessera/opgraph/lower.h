@@ -7,6 +7,7 @@
 
 #include "tessera/graph/graph.h"
 #include "tessera/opgraph/opgraph.h"
+#include "tessera/ops/training.h"
 
 namespace tessera::opgraph {
 
@@ -38,11 +39,15 @@ struct LowerOptions {
 // With o.train, program "train": Repeat(batches) { HostWrite of every input; the ops in
 // order (forward and gradients); HostRead of every output; the updates }. The updates come
 // after the reads, so outputs are the step's values as the interpreter gives them
-// (Interpreter::step), even an output of a parameter. Training ops: matmul_tn / matmul_nt
-// planned as matmul on (m, k, n) of the product (ops::matmul_tn / matmul_nt); relu_grad and
-// add in place on the gradient where it has no other use; bias_grad as partial column sums
-// per tile and their sum on one tile; softmax_xent and softmax_xent_grad of the same
-// operands as one softmax_xent vertex per row block (rows kept whole as for softmax);
+// (Interpreter::step), even an output of a parameter. Training ops: a parameter matrix
+// whose first use is a forward matmul is planned with its matmul_nt (input gradient) and
+// matmul_tn (weight gradient) products as one layer (ops::plan_layer: one block grid for
+// the weight, its gradient reduced into the weight's layout); other matmul_tn / matmul_nt
+// planned as matmul on (m, k, n) of the product; relu_grad and add in place on the
+// gradient where it has no other use; bias_grad as partial column sums per tile and their
+// sum on the bias's tile (on one tile if it is no parameter's gradient); softmax_xent and
+// softmax_xent_grad of the same operands as one softmax_xent vertex per row block (rows
+// kept whole as for softmax);
 // add_bias of a parameter reads the bias tensor (copied to each tile that needs it) rather
 // than baking its initial value in. Parameters are variables with an initial value, loaded
 // once before the program runs and persistent (never sharing memory, as constants);
@@ -57,7 +62,11 @@ struct LowerOptions {
 // bound by LowerOptions::parameters to the tensors the first call returned, under another
 // program name and with distinct stream names (streams are per graph, not per program).
 //
-// Returns the tensors of the op graph's parameters (those ops use), by parameter name.
-std::map<std::string, graph::Tensor> lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o = {});
+// Returns the tensors of the op graph's parameters (those ops use), by parameter name. With
+// `sgd`, *sgd receives the optimizer state the updates made (ops::SgdState: velocities in
+// update order, the per-tile lr and step words; empty without updates), e.g. for a program
+// that resets it (models/mlp_train.h "init").
+std::map<std::string, graph::Tensor> lower(const OpGraph& og, graph::Graph& g, const LowerOptions& o = {},
+                                           ops::SgdState* sgd = nullptr);
 
 }  // namespace tessera::opgraph

@@ -18,6 +18,12 @@ struct CostModel {
   LinearCost matmul;      // work = m * k * n of one vertex
   LinearCost reduce_sum;  // work = n * k
   LinearCost elementwise; // work = elements (add_bias, relu, scale)
+  // The training codelets.
+  LinearCost matmul_tn;     // work = m * k * n of one vertex
+  LinearCost matmul_nt;     // work = m * k * n of one vertex
+  LinearCost relu_grad;     // work = elements
+  LinearCost softmax_xent;  // work = rows * cols
+  LinearCost sgd_momentum;  // work = elements
   LinearCost exchange;    // work = words at the busiest port of one exchange
   double superstep = 0;   // fixed cost of one barrier
 

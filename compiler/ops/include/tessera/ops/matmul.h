@@ -4,11 +4,13 @@
 // Tile (im, ik, in) computes the partial product of A's block (im, ik) and B's block
 // (ik, in) with one matmul vertex; the pk partials of output block (im, in) are reduced
 // on the pk tiles of that block, each taking a share of its rows (reduce_sum vertices, one
-// per row), and those rows of C live there. Operand blocks are gathered by Copy unless the
-// operand already lies where the vertex needs it.
+// per row), and those rows of C live there (or where a given destination holds them:
+// MatMulOptions). Operand blocks are gathered by Copy unless the operand already lies where
+// the vertex needs it.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "tessera/graph/graph.h"
@@ -35,11 +37,26 @@ MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const
 MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint32_t pk, uint32_t pn,
                            const CostModel& cost);
 
+// Where a product's tiles are and where C goes (a layer plan's products, layer_plan.h);
+// default: tile (im, ik, in) = (im * pk + ik) * pn + in and C's rows shared out as above.
+struct MatMulOptions {
+  // Tile of grid position (im, ik, in), for (im, ik, in) < (pm, pk, pn); distinct positions
+  // must get distinct tiles.
+  std::function<uint32_t(uint32_t im, uint32_t ik, uint32_t in)> tile;
+  // C's destination, mapped (e.g. like a weight, for its gradient): each row of an output
+  // block is reduced on the tile holding it (every row piece of a block must lie on one
+  // tile); with pk == 1 a block lying whole and contiguous on its tile is the vertex's
+  // output (no reduction).
+  graph::Tensor c;
+};
+
 // Adds C = A * B to `g`: the operand copies, the partials and the reduction as steps of
 // `prog` (a Sequence), and returns C, mapped. A and B must be mapped; they are only read.
-// If B is unmapped it is mapped here, block by block where the plan needs it (weights).
+// If B is unmapped it is mapped here, block by block where the plan needs it (weights):
+// block (ik, in) on tile (0, ik, in). An operand block lying whole and contiguous on the
+// vertex's tile (as the codelet takes it) is read in place; other blocks are copied.
 graph::Tensor matmul(graph::Graph& g, graph::Program& prog, const graph::Tensor& a, const graph::Tensor& b,
-                     const MatMulPlan& plan, const std::string& name);
+                     const MatMulPlan& plan, const std::string& name, const MatMulOptions& o = {});
 
 // The transposed forms (matmul_t.cpp), for gradients, on the same grid and reduction, with
 // the matmul_tn / matmul_nt codelets on each tile's blocks (gathered as the codelet takes
@@ -47,8 +64,8 @@ graph::Tensor matmul(graph::Graph& g, graph::Program& prog, const graph::Tensor&
 // C = A B^T with A m x k and B stored n x k (an input gradient dY W^T). `plan` is for
 // (m, k, n) of the product. A and B must be mapped; they are only read.
 graph::Tensor matmul_tn(graph::Graph& g, graph::Program& prog, const graph::Tensor& a, const graph::Tensor& b,
-                        const MatMulPlan& plan, const std::string& name);
+                        const MatMulPlan& plan, const std::string& name, const MatMulOptions& o = {});
 graph::Tensor matmul_nt(graph::Graph& g, graph::Program& prog, const graph::Tensor& a, const graph::Tensor& b,
-                        const MatMulPlan& plan, const std::string& name);
+                        const MatMulPlan& plan, const std::string& name, const MatMulOptions& o = {});
 
 }  // namespace tessera::ops

@@ -34,10 +34,13 @@ void relu_grad(graph::Graph& g, graph::Program& prog, const graph::Tensor& dx, c
 void add(graph::Graph& g, graph::Program& prog, const graph::Tensor& dst, const graph::Tensor& a,
          const graph::Tensor& b, const std::string& name);
 
-// The column sums of dy (m x n) as a new f32 [n]: each tile sums its whole rows in row order
-// (reduce_sum over the rows), then one tile (the first holding rows) sums the tiles'
-// partials in tile order. Rows split across tiles are first gathered whole (whole_rows).
-graph::Tensor bias_grad(graph::Graph& g, graph::Program& prog, const graph::Tensor& dy, const std::string& name);
+// The column sums of dy (m x n) as f32 [n]: each tile sums its whole rows in row order
+// (reduce_sum over the rows), then the tiles' partials are summed in tile order where the
+// result lies. The result is `dst` if given (mapped, e.g. like the bias: each of its runs
+// sums its columns of the partials on its tile), else a new tensor on the first tile
+// holding rows. Rows split across tiles are first gathered whole (whole_rows).
+graph::Tensor bias_grad(graph::Graph& g, graph::Program& prog, const graph::Tensor& dy, const std::string& name,
+                        const graph::Tensor& dst = {});
 
 // Softmax cross-entropy of each row of logits (m x n, rows whole per tile) against u32
 // labels [m]: one softmax_xent vertex per tile's block of rows writes both the loss (new
@@ -62,8 +65,15 @@ struct SgdParam {
 // (lr0, total_steps), on a one-word lr and a one-word step count, persistent: initial 0),
 // then runs sgd_momentum on each run of each parameter it holds, with that run's velocity
 // (a persistent variable mapped like the parameter, initially zero) and gradient (copied
-// to the parameter's layout where it lies elsewhere). Returns the velocities, in order.
-std::vector<graph::Tensor> sgd_momentum(graph::Graph& g, graph::Program& prog, const std::vector<SgdParam>& params,
-                                        const std::string& name);
+// to the parameter's layout where it lies elsewhere). Returns the persistent state it made:
+// the velocities in the order of `params` ("<name>.velocity", f32, mapped like the
+// parameter), and the lr and step words ("<name>.lr@<tile>.<k>" f32[1] and
+// "<name>.step@<tile>.<k>" u32[1], on that tile), one pair per tile and schedule, in the
+// order made. Zeroing all of them restarts the optimizer (the init program does).
+struct SgdState {
+  std::vector<graph::Tensor> velocities, lrs, steps;
+};
+SgdState sgd_momentum(graph::Graph& g, graph::Program& prog, const std::vector<SgdParam>& params,
+                      const std::string& name);
 
 }  // namespace tessera::ops
