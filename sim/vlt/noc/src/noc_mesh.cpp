@@ -1,0 +1,156 @@
+// See noc_mesh.h.
+#include "tessera/vlt/noc_mesh.h"
+
+#include <cstdio>
+#include <stdexcept>
+#include <type_traits>
+
+#include "Vtess_mesh.h"
+#include "verilated.h"
+
+namespace tessera::vlt {
+namespace {
+
+// Field offsets of tess_noc_pkg.sv.
+constexpr int kDataLsb = 0, kMaskLsb = 32, kAddrLsb = 36, kSrcLsb = 66, kDstLsb = 82, kKindLsb = 98;
+constexpr int kFlitW = 100;
+
+// Bits [lsb, lsb + width) of a Verilator wide vector (array of 32-bit words), width <= 32.
+uint32_t get_bits(const uint32_t* w, int lsb, int width) {
+  uint64_t v = w[lsb / 32];
+  if (lsb % 32 + width > 32) v |= static_cast<uint64_t>(w[lsb / 32 + 1]) << 32;
+  v >>= lsb % 32;
+  return static_cast<uint32_t>(v & ((uint64_t{1} << width) - 1));
+}
+
+void set_bits(uint32_t* w, int lsb, int width, uint32_t value) {
+  const uint64_t mask = ((uint64_t{1} << width) - 1) << (lsb % 32);
+  const uint64_t v = (static_cast<uint64_t>(value) << (lsb % 32)) & mask;
+  const int i = lsb / 32;
+  w[i] = static_cast<uint32_t>((w[i] & ~mask) | v);
+  if (mask >> 32) w[i + 1] = static_cast<uint32_t>((w[i + 1] & ~(mask >> 32)) | (v >> 32));
+}
+
+void pack(uint32_t* w, int index, const NocFlit& f) {
+  const int base = index * kFlitW;
+  set_bits(w, base + kDataLsb, 32, f.data);
+  set_bits(w, base + kMaskLsb, 4, f.mask);
+  set_bits(w, base + kAddrLsb, 30, f.addr);
+  set_bits(w, base + kSrcLsb, 16, f.src);
+  set_bits(w, base + kDstLsb, 16, f.dst);
+  set_bits(w, base + kKindLsb, 2, f.kind);
+}
+
+NocFlit unpack(const uint32_t* w, int index) {
+  const int base = index * kFlitW;
+  NocFlit f;
+  f.data = get_bits(w, base + kDataLsb, 32);
+  f.mask = static_cast<uint8_t>(get_bits(w, base + kMaskLsb, 4));
+  f.addr = get_bits(w, base + kAddrLsb, 30);
+  f.src = static_cast<uint16_t>(get_bits(w, base + kSrcLsb, 16));
+  f.dst = static_cast<uint16_t>(get_bits(w, base + kDstLsb, 16));
+  f.kind = static_cast<uint8_t>(get_bits(w, base + kKindLsb, 2));
+  return f;
+}
+
+template <typename V>
+void set_bit(V& v, int i, bool b) {
+  static_assert(std::is_integral_v<V>, "valid/ready vectors up to 64 bits");
+  if (b) v = static_cast<V>(v | (V{1} << i));
+  else v = static_cast<V>(v & ~(V{1} << i));
+}
+
+template <typename V>
+bool get_bit(const V& v, int i) {
+  static_assert(std::is_integral_v<V>, "valid/ready vectors up to 64 bits");
+  return (v >> i) & 1;
+}
+
+}  // namespace
+
+std::string to_string(const NocFlit& f) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "{kind %u, src %u, dst %u, addr 0x%08x, mask 0x%x, data 0x%08x}", f.kind, f.src,
+                f.dst, f.addr, f.mask, f.data);
+  return buf;
+}
+
+NocShape NocMesh::shape() {
+  return {TESS_NOC_X, TESS_NOC_Y, TESS_NOC_HOSTS, TESS_NOC_LINK_LATENCY, TESS_NOC_FIFO_DEPTH};
+}
+
+NocMesh::NocMesh() : ctx_(std::make_unique<VerilatedContext>()) {
+  top_ = std::make_unique<Vtess_mesh>(ctx_.get(), "tess_mesh");
+  top_->clk_i = 0;
+  top_->rst_ni = 1;
+  top_->eval();
+}
+
+NocMesh::~NocMesh() { top_->final(); }
+
+void NocMesh::reset() {
+  const NocShape s = shape();
+  for (int n = 0; n < s.nodes(); ++n) {
+    set_inject(n, false, NocFlit{});
+    set_eject_ready(n, false);
+  }
+  top_->rst_ni = 0;
+  for (int i = 0; i < 2; ++i) {
+    top_->clk_i = 0;
+    top_->eval();
+    top_->clk_i = 1;
+    top_->eval();
+  }
+  top_->clk_i = 0;
+  top_->eval();
+  top_->rst_ni = 1;
+  top_->eval();
+  cycle_ = 0;
+}
+
+void NocMesh::set_inject(int node, bool valid, const NocFlit& flit) {
+  const int t = shape().tiles();
+  if (node < t) {
+    set_bit(top_->tile_in_valid_i, node, valid);
+    if (valid) pack(&top_->tile_in_flit_i[0], node, flit);  // the flit matters only while valid
+  } else {
+    set_bit(top_->host_in_valid_i, node - t, valid);
+    if (valid) pack(&top_->host_in_flit_i[0], node - t, flit);
+  }
+}
+
+void NocMesh::set_eject_ready(int node, bool ready) {
+  const int t = shape().tiles();
+  if (node < t) set_bit(top_->tile_out_ready_i, node, ready);
+  else set_bit(top_->host_out_ready_i, node - t, ready);
+}
+
+void NocMesh::eval() {
+  top_->clk_i = 0;
+  top_->eval();
+}
+
+bool NocMesh::inject_ready(int node) const {
+  const int t = shape().tiles();
+  return node < t ? get_bit(top_->tile_in_ready_o, node) : get_bit(top_->host_in_ready_o, node - t);
+}
+
+bool NocMesh::eject_valid(int node) const {
+  const int t = shape().tiles();
+  return node < t ? get_bit(top_->tile_out_valid_o, node) : get_bit(top_->host_out_valid_o, node - t);
+}
+
+NocFlit NocMesh::eject_flit(int node) const {
+  const int t = shape().tiles();
+  return node < t ? unpack(&top_->tile_out_flit_o[0], node) : unpack(&top_->host_out_flit_o[0], node - t);
+}
+
+void NocMesh::clock() {
+  top_->clk_i = 1;
+  top_->eval();
+  top_->clk_i = 0;
+  ++cycle_;
+  if (ctx_->gotFinish()) throw std::runtime_error("the model stopped ($error or $finish in the RTL)");
+}
+
+}  // namespace tessera::vlt
