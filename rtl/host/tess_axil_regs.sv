@@ -1,0 +1,288 @@
+// The device registers (arch/device_regs.toml, docs/device.md) as an AXI4-Lite slave, built
+// on tess_machine's control inputs and status outputs (docs/kernel.md).
+//
+// AXI4-Lite: 32-bit data, 12-bit byte address (the 4 KiB map; bits 1:0 ignored). AW and W are
+// taken in either order (or together) into one-entry holding registers; the write is carried
+// out once both are held and no response is pending, and B follows. A CONTROL write's B comes
+// when its sequence is over (reset: the machine held in reset RESET_CYCLES + 1 cycles, B after
+// RESET_CYCLES + 2; start: 2 cycles, so that STATE reads "running" when the write completes;
+// the host ports take no beat while the sequence runs, busy_o); DOORBELL's B comes
+// 2 cycles after the pulse. One read at a time: AR is taken while no R is pending, R follows
+// the next cycle. Every response is OKAY: unmapped and write-only offsets read 0, writes to
+// unmapped and read-only offsets are ignored (as the emulator and the card). WSTRB masks the
+// written value (a byte lane not strobed writes 0 bits).
+//
+// Register semantics are those of the emulator (sim/emu) and of the former C++ harness:
+//   STATE      4 after an abort; else 0 while the cores are held in reset; else the barrier's
+//   EVENTS     set on every change of STATE into 2 (bit 0), 3 (bit 1), 4 (bit 2), and when
+//              SUPERSTEP changes to BREAK_SUPERSTEP != 0 (bit 3); write 1 to clear (a bit set
+//              and cleared in one cycle stays set)
+//   CONTROL    bit 0 reset: machine reset, run 0, EVENTS, BREAK_SUPERSTEP and the abort
+//              cleared (EVENT_MASK kept); bit 2 abort (running or host sync): error, ERR_CAUSE
+//              = 0x4000_0000, ERR_SUPERSTEP = the superstep, other ERR_* 0 (the cores are not
+//              stopped); bit 1 start (in reset): run 1. In that order within one write.
+//   ERR_*      0 unless STATE is 4
+//   ARRIVED    0x400 + 4k: tiles 32k..32k+31 arrived or halted; 0 while the cores are held
+//   interrupt_o = |(EVENTS & EVENT_MASK)
+module tess_axil_regs #(
+  parameter int unsigned TILES = 4,
+  parameter logic [31:0] TARGET_HASH = 32'd0,
+  parameter int unsigned RESET_CYCLES = 4
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // AXI4-Lite slave
+  input  logic              awvalid_i,
+  output logic              awready_o,
+  input  logic [11:0]       awaddr_i,
+  input  logic              wvalid_i,
+  output logic              wready_o,
+  input  logic [31:0]       wdata_i,
+  input  logic [3:0]        wstrb_i,
+  output logic              bvalid_o,
+  input  logic              bready_i,
+  output logic [1:0]        bresp_o,
+  input  logic              arvalid_i,
+  output logic              arready_o,
+  input  logic [11:0]       araddr_i,
+  output logic              rvalid_o,
+  input  logic              rready_i,
+  output logic [31:0]       rdata_o,
+  output logic [1:0]        rresp_o,
+  output logic              interrupt_o,
+  // The machine
+  output logic              mach_rst_no,   // CONTROL reset (and rst_ni): everything but SRAM
+  output logic              run_o,
+  output logic              doorbell_o,    // pulse
+  output logic              busy_o,        // a CONTROL sequence is under way (host ports hold off)
+  input  logic [2:0]        state_i,
+  input  logic [31:0]       superstep_i,
+  input  logic [TILES-1:0]  arrived_i,     // arrived or halted
+  input  logic [31:0]       err_tile_i,
+  input  logic [31:0]       err_superstep_i,
+  input  logic [31:0]       err_cause_i,
+  input  logic [31:0]       err_pc_i,
+  input  logic [31:0]       err_tval_i,
+  input  logic [31:0]       err_detail_i
+);
+  localparam int unsigned Words = (TILES + 31) / 32;
+  localparam logic [2:0] StReset = 3'd0, StRunning = 3'd1, StHostSync = 3'd2, StHalted = 3'd3,
+                         StError = 3'd4;
+  localparam logic [31:0] EvHostSync = 32'd1, EvHalted = 32'd2, EvError = 32'd4, EvBreak = 32'd8;
+  localparam int unsigned SeqLenI = RESET_CYCLES + 2;
+  localparam logic [7:0] SeqLen = SeqLenI[7:0];
+
+  // ---- registers ------------------------------------------------------------------------
+  logic        run_q, aborted_q, doorbell_q, mach_rst_nq;
+  logic [31:0] events_q, mask_q, break_q, abort_ss_q, last_ss_q;
+  logic [2:0]  last_state_q;
+  logic [7:0]  rst_cnt_q, b_wait_q;
+  logic        start_after_q;
+
+  logic [2:0] state;
+  assign state = aborted_q ? StError : (run_q ? state_i : StReset);
+  logic err;
+  assign err = state == StError;
+
+  // ---- write channel --------------------------------------------------------------------
+  logic        aw_full_q, w_full_q, b_pend_q;
+  logic [11:2] aw_addr_q;
+  logic [31:0] w_data_q;
+  logic [3:0]  w_strb_q;
+  assign awready_o = !aw_full_q;
+  assign wready_o = !w_full_q;
+  logic do_write;
+  assign do_write = aw_full_q && w_full_q && !b_pend_q;
+  logic [31:0] wval, wmask;
+  assign wmask = {{8{w_strb_q[3]}}, {8{w_strb_q[2]}}, {8{w_strb_q[1]}}, {8{w_strb_q[0]}}};
+  assign wval = w_data_q & wmask;
+  logic [11:0] woff;
+  assign woff = {aw_addr_q, 2'b00};
+
+  logic wr_control, wr_events, wr_mask, wr_break, wr_doorbell;
+  assign wr_control = do_write && woff == tess_arch_pkg::DEV_REG_CONTROL;
+  assign wr_events = do_write && woff == tess_arch_pkg::DEV_REG_EVENTS;
+  assign wr_mask = do_write && woff == tess_arch_pkg::DEV_REG_EVENT_MASK;
+  assign wr_break = do_write && woff == tess_arch_pkg::DEV_REG_BREAK_SUPERSTEP;
+  assign wr_doorbell = do_write && woff == tess_arch_pkg::DEV_REG_DOORBELL && w_strb_q != 4'd0;
+
+  logic ctl_reset, ctl_abort, ctl_start;
+  assign ctl_reset = wr_control && wval[0];
+  assign ctl_start = wr_control && wval[1];
+  assign ctl_abort = wr_control && wval[2] && !wval[0] && (state == StRunning || state == StHostSync);
+
+  // Cycles from carrying a write out to its B: a CONTROL sequence's length, else none.
+  logic [7:0] b_wait;
+  always_comb begin
+    b_wait = 8'd0;
+    if (ctl_reset) b_wait = SeqLen + (ctl_start ? 8'd2 : 8'd0);
+    else if (ctl_start && state == StReset) b_wait = 8'd2;
+    else if (wr_doorbell && state == StHostSync) b_wait = 8'd2;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      aw_full_q <= 1'b0;
+      w_full_q <= 1'b0;
+      aw_addr_q <= 10'd0;
+      w_data_q <= 32'd0;
+      w_strb_q <= 4'd0;
+      b_pend_q <= 1'b0;
+      b_wait_q <= 8'd0;
+      bvalid_o <= 1'b0;
+    end else begin
+      if (awvalid_i && awready_o) begin
+        aw_full_q <= 1'b1;
+        aw_addr_q <= awaddr_i[11:2];
+      end
+      if (wvalid_i && wready_o) begin
+        w_full_q <= 1'b1;
+        w_data_q <= wdata_i;
+        w_strb_q <= wstrb_i;
+      end
+      if (do_write) begin
+        aw_full_q <= 1'b0;
+        w_full_q <= 1'b0;
+        b_pend_q <= 1'b1;
+        b_wait_q <= b_wait;
+        bvalid_o <= b_wait == 8'd0;
+      end else if (b_pend_q && !bvalid_o) begin
+        if (b_wait_q == 8'd0) bvalid_o <= 1'b1;
+        else b_wait_q <= b_wait_q - 8'd1;
+      end
+      if (bvalid_o && bready_i) begin
+        bvalid_o <= 1'b0;
+        b_pend_q <= 1'b0;
+      end
+    end
+  end
+  assign bresp_o = 2'b00;
+
+  // ---- the machine's control and the event logic -----------------------------------------
+  // EVENTS: set on changes of STATE and SUPERSTEP (cycle by cycle); the host's write 1 to
+  // clear applies to the bits as they were, a bit set in the same cycle stays set.
+  logic [31:0] set_now, events_d;
+  always_comb begin
+    set_now = 32'd0;
+    if (state != last_state_q) begin
+      if (state == StHostSync) set_now = set_now | EvHostSync;
+      if (state == StHalted) set_now = set_now | EvHalted;
+      if (state == StError) set_now = set_now | EvError;
+    end
+    if (superstep_i != last_ss_q && break_q != 32'd0 && superstep_i == break_q) set_now = set_now | EvBreak;
+    if (ctl_abort) set_now = set_now | EvError;
+    events_d = (wr_events ? events_q & ~wval : events_q) | set_now;
+    if (ctl_reset) events_d = 32'd0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mach_rst_nq <= 1'b0;
+      run_q <= 1'b0;
+      aborted_q <= 1'b0;
+      abort_ss_q <= 32'd0;
+      doorbell_q <= 1'b0;
+      events_q <= 32'd0;
+      mask_q <= 32'd0;
+      break_q <= 32'd0;
+      last_state_q <= StReset;
+      last_ss_q <= 32'd0;
+      rst_cnt_q <= 8'd0;
+      start_after_q <= 1'b0;
+    end else begin
+      doorbell_q <= 1'b0;
+      mach_rst_nq <= !(rst_cnt_q > 8'd2 || ctl_reset);
+      if (rst_cnt_q != 8'd0) begin
+        rst_cnt_q <= rst_cnt_q - 8'd1;
+        if (rst_cnt_q == 8'd1 && start_after_q) begin
+          run_q <= 1'b1;
+          start_after_q <= 1'b0;
+        end
+      end
+
+      events_q <= events_d;
+      if (state != last_state_q) last_state_q <= state;
+      if (superstep_i != last_ss_q) last_ss_q <= superstep_i;
+      if (wr_mask) mask_q <= wval;
+      if (wr_break) break_q <= wval;
+      if (wr_doorbell && state == StHostSync) doorbell_q <= 1'b1;
+      if (ctl_reset) begin
+        rst_cnt_q <= SeqLen;
+        start_after_q <= ctl_start;
+        run_q <= 1'b0;
+        aborted_q <= 1'b0;
+        break_q <= 32'd0;
+        last_state_q <= StReset;
+        last_ss_q <= 32'd0;
+      end else begin
+        if (ctl_abort) begin
+          aborted_q <= 1'b1;
+          abort_ss_q <= superstep_i;
+          last_state_q <= StError;
+        end else if (ctl_start && state == StReset && rst_cnt_q == 8'd0) begin
+          run_q <= 1'b1;
+        end
+      end
+    end
+  end
+
+  assign mach_rst_no = mach_rst_nq;
+  assign run_o = run_q;
+  assign doorbell_o = doorbell_q;
+  assign busy_o = rst_cnt_q != 8'd0;
+  assign interrupt_o = |(events_q & mask_q);
+  // EVENTS as of this cycle (the register's next value before the host's clear): the
+  // simulation harness watches it (docs/kernel.md); no port uses it.
+  logic [31:0] events_now;
+  assign events_now = events_q | set_now;
+
+  // ---- read channel ---------------------------------------------------------------------
+  logic [32*Words-1:0] arrived_pad;
+  assign arrived_pad = {{(32 * Words - TILES){1'b0}}, arrived_i};
+
+  logic [11:0] roff;
+  assign roff = {araddr_i[11:2], 2'b00};
+  logic [9:0] aidx;  // word of the ARRIVED window
+  assign aidx = roff[11:2] - tess_arch_pkg::DEV_REG_ARRIVED_BASE[11:2];
+  logic [31:0] rval;
+  always_comb begin
+    rval = 32'd0;
+    if (roff >= tess_arch_pkg::DEV_REG_ARRIVED_BASE) begin
+      for (int k = 0; k < Words; k++)
+        if (aidx == k[9:0] && run_q) rval = arrived_pad[k*32 +: 32];
+    end else begin
+      case (roff)
+        tess_arch_pkg::DEV_REG_ID: rval = tess_arch_pkg::DEVICE_ID_MAGIC;
+        tess_arch_pkg::DEV_REG_VERSION: rval = tess_arch_pkg::DEVICE_VERSION;
+        tess_arch_pkg::DEV_REG_TARGET_HASH: rval = TARGET_HASH;
+        tess_arch_pkg::DEV_REG_TILE_COUNT: rval = TILES;
+        tess_arch_pkg::DEV_REG_STATE: rval = {29'd0, state};
+        tess_arch_pkg::DEV_REG_SUPERSTEP: rval = superstep_i;
+        tess_arch_pkg::DEV_REG_EVENTS: rval = events_q;
+        tess_arch_pkg::DEV_REG_EVENT_MASK: rval = mask_q;
+        tess_arch_pkg::DEV_REG_ERR_TILE: rval = err && !aborted_q ? err_tile_i : 32'd0;
+        tess_arch_pkg::DEV_REG_ERR_SUPERSTEP: rval = err ? (aborted_q ? abort_ss_q : err_superstep_i) : 32'd0;
+        tess_arch_pkg::DEV_REG_ERR_CAUSE: rval = err ? (aborted_q ? 32'h4000_0000 : err_cause_i) : 32'd0;
+        tess_arch_pkg::DEV_REG_ERR_PC: rval = err && !aborted_q ? err_pc_i : 32'd0;
+        tess_arch_pkg::DEV_REG_ERR_TVAL: rval = err && !aborted_q ? err_tval_i : 32'd0;
+        tess_arch_pkg::DEV_REG_ERR_DETAIL: rval = err && !aborted_q ? err_detail_i : 32'd0;
+        tess_arch_pkg::DEV_REG_BREAK_SUPERSTEP: rval = break_q;
+        default: rval = 32'd0;
+      endcase
+    end
+  end
+
+  assign arready_o = !rvalid_o;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rvalid_o <= 1'b0;
+      rdata_o <= 32'd0;
+    end else if (arvalid_i && arready_o) begin
+      rvalid_o <= 1'b1;
+      rdata_o <= rval;
+    end else if (rvalid_o && rready_i) begin
+      rvalid_o <= 1'b0;
+    end
+  end
+  assign rresp_o = 2'b00;
+endmodule

@@ -1,0 +1,157 @@
+// The machine RTL as its kernel (rtl/top/tess_kernel.sv: tess_machine behind AXI4-Lite
+// registers and AXI4-Stream host ports), verilated for one target (the model class keeps the
+// name Vtess_machine), behind the device contract (tessera/device/device.h, docs/device.md):
+// the host runtime drives it exactly as it drives the emulator.
+//
+// The harness is the host side of the kernel, as a driver and its data movers would be:
+// read_reg/write_reg are AXI4-Lite transactions on s_axi_control (the registers are RTL:
+// rtl/host/tess_axil_regs.sv), dma_write sends write flits as AXI4-Stream beats into host node
+// 0 and dma_read read requests whose replies come back on the device-to-host stream, and
+// wait_event steps the clock until an event or the timeout. docs/machine-rtl.md and
+// docs/kernel.md describe it and what differs from the emulator.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tessera/arch/targets.h"
+#include "tessera/device/device.h"
+#include "tessera/emu/elf.h"
+#include "tessera/emu/machine.h"
+
+class VerilatedContext;
+class Vtess_machine;
+
+namespace tessera::vlt {
+
+struct VltMachineOptions {
+  std::vector<std::string> args;  // handed to the Verilated context (+verilator+... plusargs)
+  std::FILE* console = stdout;    // the tiles' CONSOLE bytes
+};
+
+// VltMachine::axil_write/axil_read: delays are cycles before AWVALID, WVALID and
+// BREADY/RREADY rise; results carry the response (0 = OKAY) and the cycle, counted from the
+// call, of each handshake (the first edge is 1).
+struct AxilTiming {
+  unsigned aw_delay = 0, w_delay = 0, resp_delay = 0;
+};
+struct AxilWrite {
+  uint32_t resp = 0;
+  uint64_t aw_at = 0, w_at = 0, b_at = 0;
+};
+struct AxilRead {
+  uint32_t data = 0, resp = 0;
+  uint64_t ar_at = 0, r_at = 0;
+};
+
+class VltMachine final : public device::Device {
+ public:
+  // The target the model was built for (TESSERA_VLT_MACHINE_TARGET, `tiny` by default).
+  static const arch::Target& target();
+
+  explicit VltMachine(const VltMachineOptions& options = {});
+  ~VltMachine() override;
+  VltMachine(const VltMachine&) = delete;
+  VltMachine& operator=(const VltMachine&) = delete;
+
+  // As emu::Machine::load_firmware: records the layout (entry, firmware end) and writes the
+  // ELF's segments (bss zeroed) into every tile through DMA. The cores must be held in reset.
+  void load_firmware(const emu::ElfImage& firmware);
+  const emu::FirmwareLayout& firmware() const { return layout_; }
+  uint32_t tile_count() const;
+
+  // Debug backdoor: writes one word of tile SRAM with an uncounted debug flit (kind 2) from
+  // the host node, whatever the state (tests corrupt memory with it between supersteps).
+  void poke_word(uint32_t tile, uint32_t addr, uint32_t value);
+
+  uint64_t cycles() const { return cycles_; }
+  // Backdoor, for co-simulation (cosim.h): tile `tile`'s SRAM as the model holds it right
+  // now, word i at byte address kSramBase + 4i. Reading it moves no clock.
+  std::span<const uint32_t> sram_words(uint32_t tile) const;
+
+  // One superstep as the RTL ran it, in harness cycles: `start` is the cycle the cores were
+  // started (superstep 0) or the barrier's release pulse before it; `all_arrived` the cycle
+  // every tile's arrival was seen by its NI (all arrived_o high, none halted), 0 while not
+  // yet; `release` the release pulse that ended it, 0 while not yet.
+  struct Phase {
+    uint64_t start = 0, all_arrived = 0, release = 0;
+  };
+  const std::vector<Phase>& phases() const { return phases_; }
+
+  // Waveform: dumps every signal of the model into an FST file from now on (needs a model
+  // verilated with -DTESSERA_VLT_MACHINE_TRACE=ON; throws DeviceError otherwise). `depth`
+  // limits the hierarchy levels (0 = all). The file is complete after trace_close() or the
+  // destructor.
+  static bool trace_available();
+  void trace_fst(const std::string& path, int depth = 0);
+  void trace_close();
+  // For each barrier released so far: cycles from the moment every tile's arrival was seen
+  // by its NI (all arrived_o bits high) to the release pulse.
+  const std::vector<uint64_t>& barrier_cycles() const { return barrier_cycles_; }
+
+  // device::Device
+  uint32_t read_reg(uint32_t offset) override;
+  void write_reg(uint32_t offset, uint32_t value) override;
+  void dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) override;
+  void dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) override;
+  uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override;
+  std::string error_detail() const override;
+
+  // The kernel's AXI4-Lite port driven directly (read_reg/write_reg use these; the protocol
+  // tests rtl.machine.axil_* too): AxilTiming, AxilWrite, AxilRead above.
+  using AxilTiming = vlt::AxilTiming;
+  using AxilWrite = vlt::AxilWrite;
+  using AxilRead = vlt::AxilRead;
+  AxilWrite axil_write(uint32_t offset, uint32_t value, uint32_t strb = 0xf, AxilTiming timing = {});
+  // Reads `offsets` back to back: ARVALID stays high, the next address after each AR handshake.
+  std::vector<AxilRead> axil_read(std::span<const uint32_t> offsets, unsigned r_delay = 0);
+  // The kernel's interrupt output (|(EVENTS & EVENT_MASK)).
+  bool interrupt() const;
+  // Steps the clock (nothing driven).
+  void step(unsigned cycles) {
+    for (unsigned i = 0; i < cycles; ++i) tick();
+  }
+
+ private:
+  struct Flit {
+    uint32_t kind = 0, dst = 0, src = 0, addr = 0, mask = 0xf, data = 0;  // addr: byte address
+  };
+  void tick();
+  void hard_reset();
+  uint32_t state() const;  // the register block's STATE this cycle, read out of the model
+  // Ticks until every queued host flit is injected and every expected reply (dma_read's, and
+  // dma_write's delivery fences) has come back. Throws DeviceError if that takes implausibly long.
+  void drain(const char* what);
+  void check_segment(const device::DmaSegment& s, size_t host_bytes) const;
+
+  VltMachineOptions options_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Vtess_machine> top_;
+  emu::FirmwareLayout layout_;
+  bool firmware_loaded_ = false;
+  uint64_t cycles_ = 0;
+  uint64_t all_arrived_at_ = 0;
+  bool all_arrived_ = false;
+  std::vector<uint64_t> barrier_cycles_;
+  std::vector<Phase> phases_;
+  bool last_run_ = false;
+  struct Trace;
+  std::unique_ptr<Trace> trace_;
+  std::deque<Flit> to_send_;
+  // dma_read, dma_write's fences: (tile << 32 | address) -> where each reply goes.
+  std::unordered_map<uint64_t, std::deque<std::byte*>> pending_reads_;
+  size_t pending_count_ = 0;
+  uint32_t fence_word_ = 0;
+  // AXI4-Lite handshakes of the last edge (tick()), and the response signals then.
+  static constexpr uint32_t kAxilAw = 1, kAxilW = 2, kAxilB = 4, kAxilAr = 8, kAxilR = 16;
+  uint32_t axil_fire_ = 0, axil_bresp_ = 0, axil_rresp_ = 0, axil_rdata_ = 0;
+};
+
+}  // namespace tessera::vlt

@@ -1,0 +1,488 @@
+// The harness of the verilated machine: see vlt_machine.h, docs/machine-rtl.md and docs/kernel.md.
+#include "tessera/vlt/vlt_machine.h"
+
+#include <cstring>
+#include <type_traits>
+
+#include "Vtess_machine.h"
+#include "tessera/arch/device_regs.h"
+#include "tessera/arch/tile_map.h"
+#include "Vtess_machine___024root.h"
+#include "verilated.h"
+#if TESSERA_VLT_MACHINE_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+namespace tessera::vlt {
+
+using device::DeviceError;
+
+namespace {
+
+constexpr unsigned kFlitWords = 4;  // 100 bits in Verilator's 32-bit words
+
+std::string hex(uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%08x", v);
+  return b;
+}
+
+// Field offsets of tess_noc_pkg (rtl/noc/tess_noc_pkg.sv).
+constexpr unsigned kMaskLsb = 32, kAddrLsb = 36, kSrcLsb = 66, kDstLsb = 82, kKindLsb = 98;
+
+unsigned __int128 field(unsigned __int128 v, unsigned lsb, unsigned width) {
+  return (v >> lsb) & ((static_cast<unsigned __int128>(1) << width) - 1);
+}
+
+// Byte i of a Verilated signal: an integer up to 64 bits, a VlWide above.
+template <class V>
+int byte_of(const V& v, unsigned i) {
+  if constexpr (std::is_integral_v<V>)
+    return static_cast<int>((static_cast<uint64_t>(v) >> (8 * i)) & 0xff);
+  else
+    return static_cast<int>((v[i / 4] >> (8 * (i % 4))) & 0xff);
+}
+
+const char* error_name(uint32_t code) {
+  switch (code) {
+    case arch::kDevErrXchgDoubleWrite: return "double write";
+    case arch::kDevErrXchgWriteSource: return "write into a send list's source";
+    case arch::kDevErrXchgWriteProtected: return "write into firmware memory";
+    case arch::kDevErrXchgBadDestination: return "bad destination";
+    case arch::kDevErrXchgBadSource: return "bad source";
+    case arch::kDevErrRecvLost: return "words lost";
+    case arch::kDevErrRecvDuplicated: return "words duplicated";
+    case arch::kDevErrHaltedAtBarrier: return "tile halted at a barrier";
+    case arch::kDevErrSyncMismatch: return "sync kinds disagree";
+    case arch::kDevErrExitError: return "non-zero exit";
+    case arch::kDevErrHostDma: return "bad host DMA";
+    default: return "device error";
+  }
+}
+
+}  // namespace
+
+const arch::Target& VltMachine::target() {
+  static const arch::Target& t = *arch::find_target(TESSERA_VLT_MACHINE_TARGET);
+  return t;
+}
+
+VltMachine::VltMachine(const VltMachineOptions& options) : options_(options) {
+  ctx_ = std::make_unique<VerilatedContext>();
+#if TESSERA_VLT_MACHINE_TRACE
+  ctx_->traceEverOn(true);
+#endif
+  std::vector<const char*> argv{"tessera-vlt-machine"};
+  for (const std::string& a : options_.args) argv.push_back(a.c_str());
+  ctx_->commandArgs(static_cast<int>(argv.size()), argv.data());
+  top_ = std::make_unique<Vtess_machine>(ctx_.get(), "machine");
+  // The kernel (rtl/top/tess_kernel.sv): AXI4-Lite and AXI4-Stream idle, the device-to-host
+  // streams always drained; ap_rst_n low for 4 cycles (power-on), then CONTROL reset.
+  top_->ap_clk = 0;
+  top_->ap_rst_n = 0;
+  top_->s_axi_control_awvalid = 0;
+  top_->s_axi_control_wvalid = 0;
+  top_->s_axi_control_bready = 0;
+  top_->s_axi_control_arvalid = 0;
+  top_->s_axi_control_rready = 0;
+  top_->s_axis_h2d_tvalid = 0;
+  top_->m_axis_d2h_tready = (1u << TESSERA_VLT_MACHINE_HOSTS) - 1;
+  top_->eval();
+  for (int i = 0; i < 4; ++i) tick();
+  top_->ap_rst_n = 1;
+  for (int i = 0; i < 2; ++i) tick();
+  const uint32_t hash = read_reg(arch::kDevRegTargetHash);
+  if (hash != target().hash)
+    throw DeviceError("the verilated kernel reports TARGET_HASH " + hex(hash) + ", the target '" +
+                      std::string(target().name) + "' has " + hex(target().hash));
+  hard_reset();
+}
+
+struct VltMachine::Trace {
+#if TESSERA_VLT_MACHINE_TRACE
+  VerilatedFstC fst;
+#endif
+};
+
+VltMachine::~VltMachine() {
+  trace_close();
+  if (top_) top_->final();
+}
+
+bool VltMachine::trace_available() { return TESSERA_VLT_MACHINE_TRACE != 0; }
+
+void VltMachine::trace_fst(const std::string& path, int depth) {
+#if TESSERA_VLT_MACHINE_TRACE
+  trace_close();
+  trace_ = std::make_unique<Trace>();
+  top_->trace(&trace_->fst, depth > 0 ? depth : 99);
+  trace_->fst.open(path.c_str());
+  if (!trace_->fst.isOpen()) {
+    trace_.reset();
+    throw DeviceError("trace_fst: cannot open " + path);
+  }
+#else
+  (void)depth;
+  throw DeviceError("trace_fst(" + path + "): the model was verilated without tracing; configure with "
+                    "-DTESSERA_VLT_MACHINE_TRACE=ON");
+#endif
+}
+
+void VltMachine::trace_close() {
+#if TESSERA_VLT_MACHINE_TRACE
+  if (trace_) trace_->fst.close();
+#endif
+  trace_.reset();
+}
+
+// The SRAM arrays of the model (generated per target by CMake: one case per tile).
+std::span<const uint32_t> VltMachine::sram_words(uint32_t tile) const {
+  const Vtess_machine___024root* r = top_->rootp;
+  const uint32_t words = target().sram_bytes / 4;
+  switch (tile) {
+#include "vlt_machine_sram.inc"
+    default: break;
+  }
+  throw DeviceError("sram_words: no tile " + std::to_string(tile));
+}
+
+uint32_t VltMachine::tile_count() const { return target().tiles; }
+
+void VltMachine::tick() {
+  // Inputs for this edge.
+  const bool send = !to_send_.empty();
+  if (send) {
+    const Flit& f = to_send_.front();
+    unsigned __int128 v = 0;
+    v |= static_cast<unsigned __int128>(f.data);
+    v |= static_cast<unsigned __int128>(f.mask & 0xf) << kMaskLsb;
+    v |= static_cast<unsigned __int128>((f.addr >> 2) & 0x3fffffff) << kAddrLsb;
+    v |= static_cast<unsigned __int128>(f.src & 0xffff) << kSrcLsb;
+    v |= static_cast<unsigned __int128>(f.dst & 0xffff) << kDstLsb;
+    v |= static_cast<unsigned __int128>(f.kind & 3) << kKindLsb;
+    // Host node 0's TDATA: the flit in bits 99:0 (host node 1's slice, if any, starts at bit 104
+    // and is idle).
+    for (unsigned i = 0; i < kFlitWords; ++i) top_->s_axis_h2d_tdata[i] = static_cast<uint32_t>(v >> (32 * i));
+  }
+  top_->s_axis_h2d_tvalid = send ? 1 : 0;
+  top_->ap_clk = 0;
+  top_->eval();
+  const Vtess_machine___024root* r = top_->rootp;
+  // AXI4-Lite handshakes at this edge (axil_write, axil_read drive the valids and readies).
+  axil_fire_ = 0;
+  if (top_->s_axi_control_awvalid && top_->s_axi_control_awready) axil_fire_ |= kAxilAw;
+  if (top_->s_axi_control_wvalid && top_->s_axi_control_wready) axil_fire_ |= kAxilW;
+  if (top_->s_axi_control_bvalid && top_->s_axi_control_bready) axil_fire_ |= kAxilB;
+  if (top_->s_axi_control_arvalid && top_->s_axi_control_arready) axil_fire_ |= kAxilAr;
+  if (top_->s_axi_control_rvalid && top_->s_axi_control_rready) axil_fire_ |= kAxilR;
+  axil_bresp_ = top_->s_axi_control_bresp;
+  axil_rresp_ = top_->s_axi_control_rresp;
+  axil_rdata_ = top_->s_axi_control_rdata;
+#if TESSERA_VLT_MACHINE_TRACE
+  if (trace_) trace_->fst.dump(2 * cycles_);
+#endif
+  // A run starts (CONTROL start): superstep 0 begins at this edge.
+  const bool run = r->tess_kernel__DOT__u_machine__DOT__run_i;
+  if (run && !last_run_) phases_.assign(1, Phase{cycles_, 0, 0});
+  last_run_ = run;
+  // What moves at this edge.
+  const bool in_fire = send && (top_->s_axis_h2d_tready & 1);
+  const bool out_fire = top_->m_axis_d2h_tvalid & 1;
+  unsigned __int128 out = 0;
+  for (unsigned i = 0; i < kFlitWords; ++i)
+    out |= static_cast<unsigned __int128>(top_->m_axis_d2h_tdata[i]) << (32 * i);
+  const uint32_t console_valid = r->tess_kernel__DOT__u_machine__DOT__console_valid_o;
+  const auto console_bytes = r->tess_kernel__DOT__u_machine__DOT__console_byte_o;  // an integer up to 64 bits, else VlWide
+  top_->ap_clk = 1;
+  top_->eval();
+#if TESSERA_VLT_MACHINE_TRACE
+  if (trace_) trace_->fst.dump(2 * cycles_ + 1);
+#endif
+  ++cycles_;
+  if (in_fire) to_send_.pop_front();
+  if (out_fire) {
+    // A read reply: a write flit from the tile (src) at the word's address.
+    const uint32_t tile = static_cast<uint32_t>(field(out, kSrcLsb, 16));
+    const uint32_t addr = static_cast<uint32_t>(field(out, kAddrLsb, 30)) << 2;
+    const uint32_t data = static_cast<uint32_t>(field(out, 0, 32));
+    auto it = pending_reads_.find(uint64_t{tile} << 32 | addr);
+    if (it != pending_reads_.end() && !it->second.empty()) {
+      std::memcpy(it->second.front(), &data, 4);
+      it->second.pop_front();
+      --pending_count_;
+    }
+  }
+  if (console_valid && options_.console) {
+    for (uint32_t t = 0; t < tile_count(); ++t)
+      if (console_valid >> t & 1) std::fputc(byte_of(console_bytes, t), options_.console);
+  }
+  // Barrier latency: all arrivals seen -> release.
+  const uint32_t all = (1u << tile_count()) - 1;
+  const uint32_t arrived = r->tess_kernel__DOT__u_machine__DOT__arrived_o;
+  const uint32_t halted = r->tess_kernel__DOT__u_machine__DOT__halted_o;
+  if (!all_arrived_ && (arrived & all) == all && !(halted & all)) {
+    all_arrived_ = true;
+    all_arrived_at_ = cycles_;
+    if (!phases_.empty() && !phases_.back().all_arrived) phases_.back().all_arrived = cycles_;
+  }
+  if (r->tess_kernel__DOT__u_machine__DOT__release_o) {
+    if (!phases_.empty()) phases_.back().release = cycles_;
+    phases_.push_back({cycles_, 0, 0});
+    if (all_arrived_) barrier_cycles_.push_back(cycles_ - all_arrived_at_);
+    all_arrived_ = false;
+  }
+}
+
+// CONTROL reset through the register block: the machine's reset for 4 cycles, cores held
+// (SRAM kept); the write completes when the sequence is over. Host-side queues are dropped.
+void VltMachine::hard_reset() {
+  to_send_.clear();
+  pending_reads_.clear();
+  pending_count_ = 0;
+  all_arrived_ = false;
+  axil_write(arch::kDevRegControl, device::kControlReset);
+}
+
+// STATE as the register block has it this cycle (no bus cycles: the harness's own checks).
+uint32_t VltMachine::state() const { return top_->rootp->tess_kernel__DOT__u_regs__DOT__state; }
+
+bool VltMachine::interrupt() const { return top_->__SYM__interrupt; }
+
+VltMachine::AxilWrite VltMachine::axil_write(uint32_t offset, uint32_t value, uint32_t strb, AxilTiming t) {
+  AxilWrite w;
+  const uint64_t t0 = cycles_, limit = cycles_ + 100000;
+  bool aw = false, wd = false, b = false;
+  top_->s_axi_control_awaddr = offset & 0xfff;
+  top_->s_axi_control_wdata = value;
+  top_->s_axi_control_wstrb = strb & 0xf;
+  while (!b) {
+    const uint64_t n = cycles_ - t0;
+    top_->s_axi_control_awvalid = !aw && n >= t.aw_delay;
+    top_->s_axi_control_wvalid = !wd && n >= t.w_delay;
+    top_->s_axi_control_bready = n >= t.resp_delay;
+    tick();
+    if (axil_fire_ & kAxilAw) aw = true, w.aw_at = cycles_ - t0;
+    if (axil_fire_ & kAxilW) wd = true, w.w_at = cycles_ - t0;
+    if (axil_fire_ & kAxilB) b = true, w.b_at = cycles_ - t0, w.resp = axil_bresp_;
+    if (cycles_ > limit) {
+      top_->s_axi_control_awvalid = top_->s_axi_control_wvalid = top_->s_axi_control_bready = 0;
+      throw DeviceError("AXI4-Lite write of " + hex(offset) + ": no response");
+    }
+  }
+  top_->s_axi_control_awvalid = top_->s_axi_control_wvalid = top_->s_axi_control_bready = 0;
+  return w;
+}
+
+std::vector<VltMachine::AxilRead> VltMachine::axil_read(std::span<const uint32_t> offsets, unsigned r_delay) {
+  std::vector<AxilRead> rs(offsets.size());
+  const uint64_t t0 = cycles_, limit = cycles_ + 100000 + 16 * offsets.size();
+  size_t next = 0, got = 0;
+  while (got < offsets.size()) {
+    top_->s_axi_control_arvalid = next < offsets.size();
+    if (next < offsets.size()) top_->s_axi_control_araddr = offsets[next] & 0xfff;
+    top_->s_axi_control_rready = cycles_ - t0 >= r_delay;
+    tick();
+    if (axil_fire_ & kAxilAr) rs[next++].ar_at = cycles_ - t0;
+    if (axil_fire_ & kAxilR) {
+      rs[got].data = axil_rdata_;
+      rs[got].resp = axil_rresp_;
+      rs[got++].r_at = cycles_ - t0;
+    }
+    if (cycles_ > limit) {
+      top_->s_axi_control_arvalid = top_->s_axi_control_rready = 0;
+      throw DeviceError("AXI4-Lite read: no response");
+    }
+  }
+  top_->s_axi_control_arvalid = top_->s_axi_control_rready = 0;
+  return rs;
+}
+
+// The registers are the kernel's (rtl/host/tess_axil_regs.sv): one AXI4-Lite transaction each.
+uint32_t VltMachine::read_reg(uint32_t offset) {
+  const uint32_t o[1] = {offset};
+  const AxilRead r = axil_read(o).front();
+  if (r.resp != 0) throw DeviceError("read_reg(" + hex(offset) + "): AXI4-Lite response " + std::to_string(r.resp));
+  return r.data;
+}
+
+void VltMachine::write_reg(uint32_t offset, uint32_t value) {
+  if (offset == arch::kDevRegControl) {
+    if ((value & device::kControlStart) && !firmware_loaded_) {
+      // As the emulator: reset and abort happen, a start without firmware is refused.
+      if (value & ~device::kControlStart) write_reg(offset, value & ~device::kControlStart);
+      if (state() == device::kStateReset) throw DeviceError("start: no firmware loaded");
+      return;
+    }
+    if (value & device::kControlReset) {
+      to_send_.clear();
+      pending_reads_.clear();
+      pending_count_ = 0;
+      all_arrived_ = false;
+    }
+  }
+  if (offset == arch::kDevRegDoorbell) drain("doorbell");  // every host flit injected first
+  const AxilWrite w = axil_write(offset, value);
+  if (w.resp != 0) throw DeviceError("write_reg(" + hex(offset) + "): AXI4-Lite response " + std::to_string(w.resp));
+}
+
+void VltMachine::load_firmware(const emu::ElfImage& firmware) {
+  if (state() != device::kStateReset) throw DeviceError("load_firmware: the cores must be held in reset");
+  auto need = [&](const char* name) {
+    const uint32_t a = firmware.symbol(name);
+    if (!a) throw emu::ElfError(std::string("firmware ELF has no symbol '") + name + "'");
+    return a;
+  };
+  emu::FirmwareLayout l;
+  l.entry = firmware.entry;
+  l.header = need("tessera_tile_header");
+  l.text_end = need("__text_end");
+  l.stack_bottom = need("__stack_bottom");
+  l.stack_top = need("__stack_top");
+  l.firmware_end = need("__firmware_end");
+  if (l.entry != arch::kSramBase)
+    throw DeviceError("load_firmware: the kernel boots at " + hex(arch::kSramBase) + " (BOOT_PC); the firmware's entry is " +
+                      hex(l.entry));
+  std::vector<std::byte> bytes;
+  std::vector<device::DmaSegment> segs;
+  for (const emu::ElfSegment& s : firmware.segments) {
+    const uint32_t n = (s.mem_bytes + 3) & ~3u;
+    if (n == 0) continue;
+    const uint64_t at = bytes.size();
+    bytes.resize(at + n);
+    std::memcpy(bytes.data() + at, s.data.data(), std::min<size_t>(s.data.size(), n));
+    for (uint32_t t = 0; t < tile_count(); ++t) segs.push_back({t, s.addr, n, at});
+  }
+  dma_write(segs, bytes);
+  layout_ = l;
+  firmware_loaded_ = true;
+}
+
+void VltMachine::check_segment(const device::DmaSegment& s, size_t host_bytes) const {
+  auto bad = [&](const std::string& why) {
+    throw DeviceError("DMA segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " +
+                      std::to_string(s.bytes) + " bytes): " + why);
+  };
+  if (s.tile >= tile_count()) bad("no such tile");
+  if ((s.addr | s.bytes) & 3) bad("not word aligned");
+  const uint64_t off = uint64_t{s.addr} - arch::kSramBase;
+  if (s.addr < arch::kSramBase || off + s.bytes > target().sram_bytes) bad("outside tile SRAM");
+  if (s.host_offset + s.bytes > host_bytes) bad("runs past the end of the host buffer");
+  if (state() == device::kStateHostSync && s.addr < layout_.firmware_end) bad("writes firmware memory during a host sync");
+}
+
+void VltMachine::drain(const char* what) {
+  // Generous: every flit needs a few cycles at most once injected.
+  const uint64_t limit = cycles_ + 1000 + 64 * (to_send_.size() + pending_count_);
+  while (!to_send_.empty() || pending_count_) {
+    if (cycles_ > limit)
+      throw DeviceError(std::string(what) + ": the network did not deliver the host's flits (" +
+                        std::to_string(to_send_.size()) + " not injected, " + std::to_string(pending_count_) +
+                        " replies missing)");
+    tick();
+  }
+}
+
+void VltMachine::dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) {
+  const uint32_t s0 = state();
+  if (s0 != device::kStateReset && s0 != device::kStateHostSync)
+    throw DeviceError("dma_write: only while the cores are held in reset or wait in a host sync");
+  for (const auto& s : segments) check_segment(s, host.size());  // all or nothing
+  const uint32_t host_node = tile_count();
+  std::unordered_map<uint32_t, uint32_t> last;  // tile -> the last address written
+  for (const auto& s : segments) {
+    for (uint32_t i = 0; i < s.bytes; i += 4) {
+      uint32_t w;
+      std::memcpy(&w, host.data() + s.host_offset + i, 4);
+      to_send_.push_back({0, s.tile, host_node, s.addr + i, 0xf, w});
+      last[s.tile] = s.addr + i;
+    }
+  }
+  // Delivered when a read of each tile's last word, sent behind the writes, is answered: the
+  // mesh keeps the order of flits from one node to another (docs/kernel.md).
+  for (const auto& [tile, addr] : last) {
+    pending_reads_[uint64_t{tile} << 32 | addr].push_back(reinterpret_cast<std::byte*>(&fence_word_));
+    ++pending_count_;
+    to_send_.push_back({1, tile, host_node, addr, 0xf, 0});
+  }
+  try {
+    drain("dma_write");
+  } catch (...) {
+    pending_reads_.clear();
+    pending_count_ = 0;
+    throw;
+  }
+  pending_reads_.clear();
+}
+
+void VltMachine::dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) {
+  if (state() == device::kStateRunning) throw DeviceError("dma_read: the tiles are running");
+  for (const auto& s : segments) {
+    if (s.tile >= tile_count() || ((s.addr | s.bytes) & 3) || s.addr < arch::kSramBase ||
+        uint64_t{s.addr} - arch::kSramBase + s.bytes > target().sram_bytes || s.host_offset + s.bytes > host.size())
+      throw DeviceError("dma_read: segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " +
+                        std::to_string(s.bytes) + " bytes) is out of range");
+  }
+  const uint32_t host_node = tile_count();
+  for (const auto& s : segments) {
+    for (uint32_t i = 0; i < s.bytes; i += 4) {
+      pending_reads_[uint64_t{s.tile} << 32 | (s.addr + i)].push_back(host.data() + s.host_offset + i);
+      ++pending_count_;
+      to_send_.push_back({1, s.tile, host_node, s.addr + i, 0xf, 0});
+    }
+  }
+  try {
+    drain("dma_read");
+  } catch (...) {
+    pending_reads_.clear();
+    pending_count_ = 0;
+    throw;
+  }
+  pending_reads_.clear();
+}
+
+void VltMachine::poke_word(uint32_t tile, uint32_t addr, uint32_t value) {
+  if (tile >= tile_count() || (addr & 3) || addr < arch::kSramBase || addr - arch::kSramBase >= target().sram_bytes)
+    throw DeviceError("poke_word: tile " + std::to_string(tile) + " address " + hex(addr) + " is out of range");
+  to_send_.push_back({2, tile, tile_count(), addr, 0xf, value});
+  while (!to_send_.empty()) tick();
+}
+
+// Watches the register block's EVENTS of this cycle in the model (as an interrupt handler
+// sees the line, without the cycles of a register read), so that it stops at the cycle of
+// the event: co-simulation compares memory right at a BREAK_SUPERSTEP release.
+uint32_t VltMachine::wait_event(uint32_t mask, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const Vtess_machine___024root* r = top_->rootp;
+  auto events = [&] { return r->tess_kernel__DOT__u_regs__DOT__events_now & mask; };
+  for (;;) {
+    if (events()) return events();
+    if (state() != device::kStateRunning) return 0;  // nothing changes until the host acts
+    for (int i = 0; i < 4096 && !events() && state() == device::kStateRunning; ++i) tick();
+    if (!events() && std::chrono::steady_clock::now() >= deadline) return 0;
+  }
+}
+
+std::string VltMachine::error_detail() const {
+  if (state() != device::kStateError) return {};
+  // From the ERR_* registers (bus reads move the clock a few cycles; in the error state
+  // nothing the registers hold changes).
+  VltMachine& m = const_cast<VltMachine&>(*this);
+  const uint32_t cause = m.read_reg(arch::kDevRegErrCause), tile = m.read_reg(arch::kDevRegErrTile);
+  const uint32_t ss = m.read_reg(arch::kDevRegErrSuperstep), detail = m.read_reg(arch::kDevRegErrDetail);
+  if (cause == arch::kDeviceErrorBit) return "aborted by the host at superstep " + std::to_string(ss);
+  std::string s = "tile " + std::to_string(tile) + ": ";
+  if (cause & arch::kDeviceErrorBit) {
+    const uint32_t code = cause & ~arch::kDeviceErrorBit;
+    s += error_name(code);
+    if (code == arch::kDevErrRecvLost || code == arch::kDevErrRecvDuplicated)
+      s += " (received " + std::to_string(detail) + " words)";
+    else if (detail)
+      s += " (detail " + hex(detail) + ")";
+  } else {
+    s += "trap, mcause " + hex(cause) + " at pc " + hex(m.read_reg(arch::kDevRegErrPc)) + " (mtval " +
+         hex(m.read_reg(arch::kDevRegErrTval)) + ")";
+  }
+  return s + " in superstep " + std::to_string(ss) + " (RTL)";
+}
+
+}  // namespace tessera::vlt
