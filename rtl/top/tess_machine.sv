@@ -2,8 +2,8 @@
 // (tess_tile_ni: exchange engine and receive side), the mesh (tess_mesh) with its host
 // nodes, and the barrier (tess_barrier). The host side is bare: the host nodes' flit ports,
 // run/reset/doorbell in, status out. The device registers (docs/device.md) are built on these
-// outputs by the harness (sim/vlt/machine) for now; an AXI4-Lite register block is a later
-// step. Parameters default to the `tiny` target (tess_target_tiny_pkg).
+// outputs by tess_axil_regs in the kernel (tess_kernel, docs/kernel.md). Parameters default
+// to the `tiny` target (tess_target_tiny_pkg).
 module tess_machine #(
   parameter int unsigned MESH_X = tess_target_tiny_pkg::MeshCols,
   parameter int unsigned MESH_Y = tess_target_tiny_pkg::MeshRows,

@@ -198,20 +198,19 @@ module tess_tile_ni #(
       k_q <= 2'd0;
       for (int i = 0; i < 4; i++) ent_q[i] <= 32'd0;
     end else begin
-      if (xchg_start_i) begin
-        armed_q <= 1'b1;
-        list_q <= xchg_list_i;
-        entries_q <= xchg_entries_i;
-      end
+      if (xchg_start_i) armed_q <= 1'b1;
       if (release_i) armed_q <= 1'b0;
       if (tag_q == TagEntry) ent_q[tag_k_q] <= ext_rdata_i;
       if (eng_pop) sent_q <= sent_q + 32'd1;
       case (st_q)
         SIdle: begin
           if (go_i) begin
+            // The list as the register block holds it at the barrier, as the emulator reads it.
             armed_q <= 1'b0;
             sent_q <= 32'd0;
-            if (armed_q && entries_q != 32'd0) begin
+            list_q <= xchg_list_i;
+            entries_q <= xchg_entries_i;
+            if (armed_q && xchg_entries_i != 32'd0) begin
               st_q <= SEntry;
               entry_idx_q <= 32'd0;
               k_q <= 2'd0;
@@ -283,7 +282,9 @@ module tess_tile_ni #(
         expect_q <= 32'd0;
         count_q <= 32'd0;
       end
-      if (run_i && ej_write && ej_kind == tess_noc_pkg::KindWrite) count_q <= count_q + 32'd1;
+      // A word landing in the release cycle is the new phase's first.
+      if (run_i && ej_write && ej_kind == tess_noc_pkg::KindWrite)
+        count_q <= (release_i ? 32'd0 : count_q) + 32'd1;
       if (ret_st && retire_mem_addr_i == ExpectAddr) expect_q <= retire_mem_wdata_i;
       if (ret_st && retire_mem_addr_i == SyncAddr && !arrived_q) begin
         arrived_q <= 1'b1;
