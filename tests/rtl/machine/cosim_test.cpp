@@ -16,29 +16,16 @@
 #include "tessera/exe/file.h"
 #include "tessera/passes/passes.h"
 #include "tessera/vlt/cosim.h"
+#include "firmware_fixture.h"
 #include "tiny_graph.h"
 #include "to_executable.h"
 
 namespace tessera::testing {
 namespace {
 
-const std::vector<uint8_t>& firmware_bytes() {
-  static const std::vector<uint8_t> bytes = [] {
-    std::ifstream f(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf", std::ios::binary);
-    return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  }();
-  return bytes;
-}
-const emu::ElfImage& firmware_elf() {
-  static const emu::ElfImage elf = emu::parse_elf(firmware_bytes(), "firmware");
-  return elf;
-}
-const arch::Target& tiny() { return *arch::find_target("tiny"); }
 
 exe::Executable tiny_graph_exe() {
-  passes::CompileOptions o;
-  o.firmware = firmware_bytes();
-  o.layout = {firmware_elf().symbol("tessera_tile_header"), firmware_elf().symbol("__firmware_end")};
+  passes::CompileOptions o = firmware_compile_options();
   return passes::compile(tiny_graph(), o);
 }
 

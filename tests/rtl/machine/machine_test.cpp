@@ -22,24 +22,13 @@
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
 #include "tessera/vlt/vlt_machine.h"
+#include "firmware_fixture.h"
 #include "tiny_graph.h"
 #include "to_executable.h"
 
 namespace tessera::testing {
 namespace {
 
-const std::vector<uint8_t>& firmware_bytes() {
-  static const std::vector<uint8_t> bytes = [] {
-    std::ifstream f(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf", std::ios::binary);
-    return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  }();
-  return bytes;
-}
-const emu::ElfImage& firmware_elf() {
-  static const emu::ElfImage elf = emu::parse_elf(firmware_bytes(), "firmware");
-  return elf;
-}
-const arch::Target& tiny() { return *arch::find_target("tiny"); }
 
 std::unique_ptr<emu::Machine> make_emu(emu::Mode mode) {
   emu::MachineOptions o;
@@ -57,9 +46,7 @@ std::unique_ptr<vlt::VltMachine> make_vlt() {
 
 const exe::Executable& tiny_exe() {
   static const exe::Executable e = [] {
-    passes::CompileOptions o;
-    o.firmware = firmware_bytes();
-    o.layout = {firmware_elf().symbol("tessera_tile_header"), firmware_elf().symbol("__firmware_end")};
+    passes::CompileOptions o = firmware_compile_options();
     return passes::compile(tiny_graph(), o);
   }();
   return e;
@@ -221,9 +208,7 @@ std::vector<uint32_t> run_matvec(device::Device& dev, const exe::Executable& e, 
 
 TEST(Machine, MatVecIsBitIdenticalOnEmulatorAndRtl) {
   const MatVec4 mv;
-  passes::CompileOptions o;
-  o.firmware = firmware_bytes();
-  o.layout = {firmware_elf().symbol("tessera_tile_header"), firmware_elf().symbol("__firmware_end")};
+  passes::CompileOptions o = firmware_compile_options();
   const exe::Executable e = passes::compile(mv.g, o);
   auto iss = make_emu(emu::Mode::kIss);
   auto native = make_emu(emu::Mode::kNative);

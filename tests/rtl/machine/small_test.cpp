@@ -40,11 +40,10 @@ const data::Dataset& test_digits() {
 
 const exe::Executable& mnist_exe() {
   static const exe::Executable e = [] {
-    passes::CompileOptions o;
-    o.firmware = read_bytes(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
-    const emu::ElfImage fw = emu::parse_elf(o.firmware, "firmware");
-    o.layout = {fw.symbol("tessera_tile_header"), fw.symbol("__firmware_end")};
-    graph::Graph g(*arch::find_target("small"));
+    const arch::Target& small = *arch::find_target("small");
+    const passes::CompileOptions o =
+        passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf", &small);
+    graph::Graph g(small);
     models::build_mlp_inference(g, models::read_mlp_weights(TESSERA_MNIST_REFERENCE_DIR),
                                 {kImages, 1, o.layout.firmware_end - arch::kSramBase});
     return passes::compile(g, o);
