@@ -123,7 +123,8 @@ def latency_h(lat):
 
 
 def targets_h(targets):
-    lines = [HEADER, "#pragma once", "#include <array>", "#include <cstdint>", "#include <string_view>", "",
+    lines = [HEADER, "#pragma once", "#include <array>", "#include <cstdint>", "#include <string>",
+             "#include <string_view>", "",
              "namespace tessera::arch {", "",
              "// One chip configuration (arch/targets/NAME.toml).",
              "struct Target {", "  std::string_view name;", "  uint32_t tiles;",
@@ -138,7 +139,11 @@ def targets_h(targets):
     lines += ["}};", "",
               "// The target named `name`, or nullptr.",
               "constexpr const Target* find_target(std::string_view name) {",
-              "  for (const Target& t : kTargets)", "    if (t.name == name) return &t;", "  return nullptr;", "}",
+              "  for (const Target& t : kTargets)", "    if (t.name == name) return &t;", "  return nullptr;", "}", "",
+              "// Every target's name, \", \"-separated: the list an \"unknown target\" error gives.",
+              "inline std::string target_names() {", "  std::string s;",
+              "  for (const Target& t : kTargets) s += (s.empty() ? \"\" : \", \") + std::string(t.name);",
+              "  return s;", "}",
               "}  // namespace tessera::arch", ""]
     return "\n".join(lines)
 

@@ -16,9 +16,7 @@ namespace tessera::cli {
 int compile(const CompileArgs& a) {
   const arch::Target* target = arch::find_target(a.target);
   if (!target) {
-    std::string known;
-    for (const auto& t : arch::kTargets) known += (known.empty() ? "" : ", ") + std::string(t.name);
-    throw std::runtime_error("unknown target '" + a.target + "' (targets: " + known + ")");
+    throw std::runtime_error("unknown target '" + a.target + "' (targets: " + arch::target_names() + ")");
   }
   if (a.model != "mnist-mlp")
     throw std::runtime_error("unknown model '" + a.model + "' (built-in models: mnist-mlp, mnist-train)");

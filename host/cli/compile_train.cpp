@@ -51,9 +51,7 @@ int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::Ap
   cfg.total_steps = t.epochs * (t.train_size / cfg.batch);
   const arch::Target* target = arch::find_target(cfg.target);
   if (!target) {
-    std::string known;
-    for (const auto& k : arch::kTargets) known += (known.empty() ? "" : ", ") + std::string(k.name);
-    throw std::runtime_error("unknown target '" + cfg.target + "' (targets: " + known + ")");
+    throw std::runtime_error("unknown target '" + cfg.target + "' (targets: " + arch::target_names() + ")");
   }
 
   const auto start = std::chrono::steady_clock::now();

@@ -132,9 +132,7 @@ void verify(const Executable& e, const std::string& name) {
     fail(name, "built for arch " + hex(e.arch_hash) + ", this build is " + hex(arch::kArchHash) + ": recompile");
   const arch::Target* t = arch::find_target(e.target);
   if (!t) {
-    std::string known;
-    for (const arch::Target& k : arch::kTargets) known += (known.empty() ? "" : ", ") + std::string(k.name);
-    fail(name, "unknown target '" + e.target + "' (this build knows " + known + ")");
+    fail(name, "unknown target '" + e.target + "' (this build knows " + arch::target_names() + ")");
   }
   if (e.target_hash != t->hash)
     fail(name, "target '" + e.target + "' hash " + hex(e.target_hash) + ", this build's is " + hex(t->hash) +
