@@ -42,8 +42,9 @@ uint32_t ceil_log2(uint32_t x) {
 // Codelets from the calibrated table above; exchanges and barriers from the fabric's
 // timing (arch/latency.toml [fabric]), as the emulator models them: an exchange costs
 // xchg_start, plus the hops of its longest route (at most the mesh's diameter), plus a word
-// cycle per word at the busiest port; a barrier costs sync_base plus sync_per_level per
-// level of the AND tree.
+// cycle per word through the busiest tile's port, sent and received together (the planners
+// estimate those words; send-list entries are left out); a barrier costs sync_base plus
+// sync_per_level per level of the AND tree.
 CostModel CostModel::for_target(const arch::Target& t) {
   CostModel c;
   c.matmul = kMatmul;

@@ -50,7 +50,7 @@ MatMulPlan estimate_layer_product(uint32_t k, uint32_t n, uint32_t pk, uint32_t 
     // Each output block's rows shared out among its r.pk tiles.
     const double rows = std::ceil(bm / r.pk);
     reduce_compute = rows * cost.reduce_sum(bn * r.pk);
-    reduce_words = std::max(bm * bn, r.pk * rows * bn);
+    reduce_words = bm * bn + r.pk * rows * bn;  // sent and received through one port
     reduce_bytes = rows * (r.pk + 1) * bn;
   } else if (pb > 1 || pn > 1) {
     // Every row of a gradient block reduced on W's tile for the block.

@@ -40,8 +40,9 @@ MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint
   // Gather: every tile receives its A block, and its B block unless B can stay put.
   const double b_words = (pm == 1 && pn == 1) ? 0.0 : bk * bn;
   const double gather = bm * bk + b_words;
-  // Reduce: a tile sends its partial block and receives pk slices of its rows.
-  const double reduce = std::max(bm * bn, pk * reduce_rows * bn);
+  // Reduce: a tile sends its partial block and receives pk slices of its rows, both through
+  // its one SRAM port.
+  const double reduce = bm * bn + pk * reduce_rows * bn;
   p.exchange = cost.exchange(gather) + cost.exchange(reduce) + 4 * cost.superstep;
   // A and B blocks, the partial, the gathered partial rows and the rows of C it reduces.
   p.bytes = 4 * (bm * bk + bk * bn + bm * bn + reduce_rows * (pk + 1) * bn);

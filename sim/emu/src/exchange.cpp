@@ -113,7 +113,9 @@ Machine::ExchangeCost Machine::apply_exchange() {
     }
   }
 
-  // Move the words. Cost: each engine sends, and each port receives, one word a cycle; the
+  // Move the words. Cost, as the RTL spends it: a tile's SRAM port B carries both the words
+  // its engine reads to send and the words its NI writes as they arrive, one a cycle, and
+  // each send-list entry is read through it too; the busiest tile sets the phase, and the
   // farthest flit adds its hops.
   ExchangeCost cost;
   std::vector<uint64_t> sent(n, 0), received(n, 0);
@@ -132,11 +134,12 @@ Machine::ExchangeCost Machine::apply_exchange() {
     }
     tiles_[t]->sync().xchg_sent = static_cast<uint32_t>(sent[t]);
   }
-  if (cost.words) {
+  if (std::any_of(lists.begin(), lists.end(), [](const auto& l) { return !l.empty(); })) {
     uint64_t busiest = 0;
-    for (uint32_t t = 0; t < n; ++t) busiest = std::max({busiest, sent[t], received[t]});
-    cost.cycles = arch::kFabricLatency.xchg_start + busiest * arch::kFabricLatency.word_cycles +
-                  uint64_t{max_hops} * target_.link_latency;
+    for (uint32_t t = 0; t < n; ++t)
+      busiest = std::max(busiest, (sent[t] + received[t]) * arch::kFabricLatency.word_cycles +
+                                      lists[t].size() * arch::kFabricLatency.entry_cycles);
+    cost.cycles = arch::kFabricLatency.xchg_start + busiest + uint64_t{max_hops} * target_.link_latency;
   }
   return cost;
 }
