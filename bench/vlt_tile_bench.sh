@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The Verilator model of the tile (sim/vlt/tile): what it costs to build and how fast it
-# simulates, beside the ISS.
-#   (a) configure a fresh scratch build directory, then build tessera_vlt_tile_model
+# The Verilator model of the tile (the unit-bench model of sim/vlt/units, which holds the
+# tile with the FPU and the mesh beside it; tessera-vlt drives the tile): what it costs to
+# build and how fast it simulates, beside the ISS.
+#   (a) configure a fresh scratch build directory, then build tessera_vlt_units_model
 #       there from nothing: wall time, and peak memory = the largest max RSS of a single
 #       process of the build (what `time -v` reports for ninja and its children: the
 #       biggest one, not the sum of the jobs that ran together).
@@ -30,20 +31,20 @@ if [ "${VLT_BENCH_SKIP_BUILD:-0}" != 1 ]; then
     scratch=$(mktemp -d "${TMPDIR:-/tmp}/tessera-vlt-bench.XXXXXX")
     trap 'rm -rf "$scratch"' EXIT
   fi
-  # Configuring verilates the tile once (verilate() runs Verilator at configure time).
+  # Configuring verilates every model once (verilate() runs Verilator at configure time).
   /usr/bin/time -f "%e %M" -o "$scratch.cfg" \
     cmake -S . -B "$scratch" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$scratch.cfg.log" 2>&1 \
     || { cat "$scratch.cfg.log" >&2; echo "vlt_tile_bench: configure failed" >&2; exit 1; }
   read -r cfg_s cfg_kb < "$scratch.cfg"
   /usr/bin/time -v -o "$scratch.time" \
-    cmake --build "$scratch" -j"$(nproc)" --target tessera_vlt_tile_model > "$scratch.build.log" 2>&1 \
+    cmake --build "$scratch" -j"$(nproc)" --target tessera_vlt_units_model > "$scratch.build.log" 2>&1 \
     || { tail -n 30 "$scratch.build.log" >&2; echo "vlt_tile_bench: build failed" >&2; exit 1; }
   build_s=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; print s}' "$scratch.time")
   build_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$scratch.time")
   steps=$(grep -c '^\[[0-9]*/[0-9]*\]' "$scratch.build.log" || true)
-  reverilated=$(grep -q 'Generating .*Vtess_tile' "$scratch.build.log" && echo ", Verilator ran again in the build" || echo "")
-  printf "  configure (whole project, verilates the tile): %.1f s wall, peak %.0f MB\n" "$cfg_s" "$((cfg_kb / 1024))"
-  printf "  build tessera_vlt_tile_model, -j%s: %.1f s wall (%s steps%s), peak %.0f MB (largest single process)\n" \
+  reverilated=$(grep -q 'Generating .*Vtess_units' "$scratch.build.log" && echo ", Verilator ran again in the build" || echo "")
+  printf "  configure (whole project, verilates the models): %.1f s wall, peak %.0f MB\n" "$cfg_s" "$((cfg_kb / 1024))"
+  printf "  build tessera_vlt_units_model, -j%s: %.1f s wall (%s steps%s), peak %.0f MB (largest single process)\n" \
     "$(nproc)" "$build_s" "$steps" "$reverilated" "$((build_kb / 1024))"
   rm -f "$scratch.cfg" "$scratch.cfg.log" "$scratch.time" "$scratch.build.log"
 fi

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "Vtess_mesh.h"
+#include "Vtess_units.h"
 #include "verilated.h"
 
 namespace tessera::vlt {
@@ -80,9 +80,17 @@ NocShape NocMesh::shape() {
 }
 
 NocMesh::NocMesh() : ctx_(std::make_unique<VerilatedContext>()) {
-  top_ = std::make_unique<Vtess_mesh>(ctx_.get(), "tess_mesh");
+  top_ = std::make_unique<Vtess_units>(ctx_.get(), "tess_units");
+  // The model's other benches (the tile, the FPU: sim/vlt/units) are held in reset and never
+  // clocked.
   top_->clk_i = 0;
-  top_->rst_ni = 1;
+  top_->rst_ni = 0;
+  top_->fpu_clk_i = 0;
+  top_->fpu_rst_ni = 0;
+  top_->fpu_eval_i = 0;
+  top_->noc_clk_i = 0;
+  top_->noc_rst_ni = 1;
+  top_->noc_eval_i = 0;
   top_->eval();
 }
 
@@ -94,16 +102,18 @@ void NocMesh::reset() {
     set_inject(n, false, NocFlit{});
     set_eject_ready(n, false);
   }
-  top_->rst_ni = 0;
+  top_->noc_rst_ni = 0;
   for (int i = 0; i < 2; ++i) {
-    top_->clk_i = 0;
+    top_->noc_clk_i = 0;
+    top_->noc_eval_i = 1;  // the model takes the data inputs at this edge (sim/vlt/units)
     top_->eval();
-    top_->clk_i = 1;
+    top_->noc_eval_i = 0;
+    top_->noc_clk_i = 1;
     top_->eval();
   }
-  top_->clk_i = 0;
+  top_->noc_clk_i = 0;
   top_->eval();
-  top_->rst_ni = 1;
+  top_->noc_rst_ni = 1;
   top_->eval();
   cycle_ = 0;
 }
@@ -111,44 +121,46 @@ void NocMesh::reset() {
 void NocMesh::set_inject(int node, bool valid, const NocFlit& flit) {
   const int t = shape().tiles();
   if (node < t) {
-    set_bit(top_->tile_in_valid_i, node, valid);
-    if (valid) pack(&top_->tile_in_flit_i[0], node, flit);  // the flit matters only while valid
+    set_bit(top_->noc_tile_in_valid_i, node, valid);
+    if (valid) pack(&top_->noc_tile_in_flit_i[0], node, flit);  // the flit matters only while valid
   } else {
-    set_bit(top_->host_in_valid_i, node - t, valid);
-    if (valid) pack(&top_->host_in_flit_i[0], node - t, flit);
+    set_bit(top_->noc_host_in_valid_i, node - t, valid);
+    if (valid) pack(&top_->noc_host_in_flit_i[0], node - t, flit);
   }
 }
 
 void NocMesh::set_eject_ready(int node, bool ready) {
   const int t = shape().tiles();
-  if (node < t) set_bit(top_->tile_out_ready_i, node, ready);
-  else set_bit(top_->host_out_ready_i, node - t, ready);
+  if (node < t) set_bit(top_->noc_tile_out_ready_i, node, ready);
+  else set_bit(top_->noc_host_out_ready_i, node - t, ready);
 }
 
 void NocMesh::eval() {
-  top_->clk_i = 0;
+  top_->noc_clk_i = 0;
+  top_->noc_eval_i = 1;  // the model takes the data inputs at this edge (sim/vlt/units)
   top_->eval();
+  top_->noc_eval_i = 0;
 }
 
 bool NocMesh::inject_ready(int node) const {
   const int t = shape().tiles();
-  return node < t ? get_bit(top_->tile_in_ready_o, node) : get_bit(top_->host_in_ready_o, node - t);
+  return node < t ? get_bit(top_->noc_tile_in_ready_o, node) : get_bit(top_->noc_host_in_ready_o, node - t);
 }
 
 bool NocMesh::eject_valid(int node) const {
   const int t = shape().tiles();
-  return node < t ? get_bit(top_->tile_out_valid_o, node) : get_bit(top_->host_out_valid_o, node - t);
+  return node < t ? get_bit(top_->noc_tile_out_valid_o, node) : get_bit(top_->noc_host_out_valid_o, node - t);
 }
 
 NocFlit NocMesh::eject_flit(int node) const {
   const int t = shape().tiles();
-  return node < t ? unpack(&top_->tile_out_flit_o[0], node) : unpack(&top_->host_out_flit_o[0], node - t);
+  return node < t ? unpack(&top_->noc_tile_out_flit_o[0], node) : unpack(&top_->noc_host_out_flit_o[0], node - t);
 }
 
 void NocMesh::clock() {
-  top_->clk_i = 1;
+  top_->noc_clk_i = 1;
   top_->eval();
-  top_->clk_i = 0;
+  top_->noc_clk_i = 0;
   ++cycle_;
   if (ctx_->gotFinish()) throw std::runtime_error("the model stopped ($error or $finish in the RTL)");
 }

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <random>
 
-#include "Vtess_tile.h"
+#include "Vtess_units.h"
 #include "tessera/arch/tile_map.h"
 #include "tessera/emu/csr.h"
 #include "tessera/emu/disasm.h"
@@ -43,12 +43,20 @@ VltTile::VltTile(const Options& opt) : console_(opt.console) {
     ctx_->randSeed(static_cast<int>(rd() % 0x7ffffffeu) + 1);
   }
   if (!opt.fst_path.empty()) ctx_->traceEverOn(true);
-  top_ = std::make_unique<Vtess_tile>(ctx_.get(), "tile");
+  top_ = std::make_unique<Vtess_units>(ctx_.get(), "tile");
   if (!opt.fst_path.empty()) {
     fst_ = std::make_unique<VerilatedFstC>();
     top_->trace(fst_.get(), 99);
     fst_->open(opt.fst_path.c_str());
   }
+  // The model's other benches (the FPU, the mesh: sim/vlt/units) are held in reset and never
+  // clocked.
+  top_->fpu_clk_i = 0;
+  top_->fpu_rst_ni = 0;
+  top_->fpu_eval_i = 0;
+  top_->noc_clk_i = 0;
+  top_->noc_rst_ni = 0;
+  top_->noc_eval_i = 0;
   top_->clk_i = 0;
   top_->rst_ni = 1;  // reset() pulls it low: a falling edge for the asynchronous resets
   top_->run_i = 0;

@@ -1,11 +1,12 @@
-// Cycle-level C++ harness around the Verilated tess_fpu (rtl/tile/fpu): drive the inputs of
-// one cycle, read the outputs that cycle produces, then clock.
+// Cycle-level C++ harness around the Verilated tess_fpu (rtl/tile/fpu; the fpu_* ports of the
+// unit-bench model tess_units, sim/vlt/units): drive the inputs of one cycle, read the
+// outputs that cycle produces, then clock.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 
-class Vtess_fpu;
+class Vtess_units;
 class VerilatedContext;
 
 namespace tessera::vlt {
@@ -59,7 +60,7 @@ class FpuHarness {
 
  private:
   std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vtess_fpu> top_;
+  std::unique_ptr<Vtess_units> top_;  // its fpu_* ports (sim/vlt/units)
   uint64_t cycle_ = 0;
 };
 

@@ -1,5 +1,6 @@
-// Cycle-level C++ harness around the Verilated tess_mesh (rtl/noc, docs/network.md): the
-// `small` shape (4 x 4 tiles, 2 host nodes) with the link latency it was built with.
+// Cycle-level C++ harness around the Verilated tess_mesh (rtl/noc, docs/network.md; the noc_*
+// ports of the unit-bench model tess_units, sim/vlt/units): the `small` shape (4 x 4 tiles,
+// 2 host nodes) with the link latency it was built with.
 // Nodes are numbered as on the mesh: tiles 0..T-1, host nodes T..T+H-1.
 //
 // One cycle: set every injection port (set_inject) and every ejection ready (set_eject_ready),
@@ -10,7 +11,7 @@
 #include <memory>
 #include <string>
 
-class Vtess_mesh;
+class Vtess_units;
 class VerilatedContext;
 
 namespace tessera::vlt {
@@ -56,7 +57,7 @@ class NocMesh {
 
  private:
   std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vtess_mesh> top_;
+  std::unique_ptr<Vtess_units> top_;  // its noc_* ports (sim/vlt/units)
   uint64_t cycle_ = 0;
 };
 

@@ -1,4 +1,5 @@
-// One Tessera tile in RTL (rtl/tile, verilated): the harness around the model.
+// One Tessera tile in RTL (rtl/tile, verilated as part of the unit-bench model tess_units,
+// sim/vlt/units, whose unprefixed ports are the tile's): the harness around the model.
 //
 // It drives the ports of tess_tile (docs/tile-rtl.md) the way a device does for one tile:
 // reset, load an ELF through the external SRAM port while run_i = 0, run, and it collects
@@ -19,7 +20,7 @@
 
 class VerilatedContext;
 class VerilatedFstC;
-class Vtess_tile;
+class Vtess_units;
 
 namespace tessera::vlt {
 
@@ -123,7 +124,7 @@ class VltTile {
   void set_ext_idle();
 
   std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vtess_tile> top_;
+  std::unique_ptr<Vtess_units> top_;  // the tile of the unit-bench model (sim/vlt/units)
   std::unique_ptr<VerilatedFstC> fst_;
   std::FILE* console_;
   std::deque<RetireRecord> retired_q_;
