@@ -19,8 +19,10 @@
 //              and cleared in one cycle stays set)
 //   CONTROL    bit 0 reset: machine reset, run 0, EVENTS, BREAK_SUPERSTEP and the abort
 //              cleared (EVENT_MASK kept); bit 2 abort (running or host sync): error, ERR_CAUSE
-//              = 0x4000_0000, ERR_SUPERSTEP = the superstep, other ERR_* 0 (the cores are not
-//              stopped); bit 1 start (in reset): run 1. In that order within one write.
+//              = 0x4000_0000, ERR_SUPERSTEP = the superstep, other ERR_* 0, and abort_o stops
+//              the machine (cores, barrier, exchange engines) from the cycle the write is
+//              carried out until the next reset; bit 1 start (in reset): run 1. In that order
+//              within one write.
 //   ERR_*      0 unless STATE is 4
 //   ARRIVED    0x400 + 4k: tiles 32k..32k+31 arrived or halted; 0 while the cores are held
 //   interrupt_o = |(EVENTS & EVENT_MASK)
@@ -55,6 +57,7 @@ module tess_axil_regs #(
   output logic              run_o,
   output logic              doorbell_o,    // pulse
   output logic              busy_o,        // a CONTROL sequence is under way (host ports hold off)
+  output logic              abort_o,       // CONTROL abort: the machine stops (level, until reset)
   input  logic [2:0]        state_i,
   input  logic [31:0]       superstep_i,
   input  logic [TILES-1:0]  arrived_i,     // arrived or halted
@@ -230,6 +233,9 @@ module tess_axil_regs #(
   assign run_o = run_q;
   assign doorbell_o = doorbell_q;
   assign busy_o = rst_cnt_q != 8'd0;
+  // From the cycle the abort is carried out (so that the barrier cannot move in that cycle
+  // and SUPERSTEP stays what ERR_SUPERSTEP records), then held.
+  assign abort_o = ctl_abort || aborted_q;
   assign interrupt_o = |(events_q & mask_q);
   // EVENTS as of this cycle (the register's next value before the host's clear): the
   // simulation harness watches it (docs/kernel.md); no port uses it.

@@ -14,12 +14,17 @@
 // the stream: if the host stalls the stream (TREADY low), the slice fills and back-pressure
 // reaches the mesh, which then stops every flow through the host node's router; the host's
 // data movers must keep draining.
+//
+// Resets: rst_ni is the kernel's (ap_rst_n) only. A CONTROL reset resets the machine, not
+// this port: its slice keeps the (at most two) flits it holds and offers them until the host
+// takes them, so TVALID never falls without a handshake (AXI4-Stream); the in direction is
+// held (hold_i) while the machine is in reset.
 module tess_host_port #(
   localparam int unsigned FW = tess_noc_pkg::FlitW,
   localparam int unsigned DW = (tess_noc_pkg::FlitW + 7) / 8 * 8
 ) (
   input  logic          clk_i,
-  input  logic          rst_ni,
+  input  logic          rst_ni,          // the kernel's reset (ap_rst_n), not CONTROL reset
   input  logic          hold_i,          // 1: take no beat (the machine is being reset)
   // AXI4-Stream slave: host -> device
   input  logic          s_tvalid_i,

@@ -10,12 +10,17 @@
 // ceil(log2(TILES)) levels of 2-input gates) into registers; stage 2 is the state machine.
 // After every release, exchange start or doorbell it waits HOLD cycles, so that it never
 // acts on a summary older than the change it made.
+//
+// freeze_i (CONTROL abort, from the cycle the host's write is carried out): the state
+// machine stops where it is: no exchange start, no release, SUPERSTEP and the errors kept,
+// until reset (the register block reports the abort itself).
 module tess_barrier #(
   parameter int unsigned TILES = 4
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
   input  logic               run_i,       // 0: device held in reset (state reset, superstep 0)
+  input  logic               freeze_i,    // CONTROL abort: nothing moves until reset
   input  logic [TILES-1:0]    arrived_i,
   input  logic [TILES*32-1:0] kind_i,
   input  logic [TILES-1:0]    done_i,      // exchange engine idle
@@ -147,7 +152,7 @@ module tess_barrier #(
         st_q <= SReset;
         hold_q <= Hold;
         superstep_q <= 32'd0;
-      end else begin
+      end else if (!freeze_i) begin
         case (st_q)
           SReset: begin
             st_q <= SRun;

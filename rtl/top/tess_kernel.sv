@@ -50,7 +50,7 @@ module tess_kernel #(
   output logic [H*DW-1:0] m_axis_d2h_tdata,
   output logic           interrupt
 );
-  logic            mach_rst_n, run, doorbell, busy;
+  logic            mach_rst_n, run, doorbell, busy, abort;
   logic [2:0]      state;
   logic [31:0]     superstep, err_tile, err_superstep, err_cause, err_pc, err_tval, err_detail;
   logic [T-1:0]    arrived;
@@ -67,7 +67,7 @@ module tess_kernel #(
     .rvalid_o(s_axi_control_rvalid), .rready_i(s_axi_control_rready), .rdata_o(s_axi_control_rdata),
     .rresp_o(s_axi_control_rresp),
     .interrupt_o(interrupt),
-    .mach_rst_no(mach_rst_n), .run_o(run), .doorbell_o(doorbell), .busy_o(busy),
+    .mach_rst_no(mach_rst_n), .run_o(run), .doorbell_o(doorbell), .busy_o(busy), .abort_o(abort),
     .state_i(state), .superstep_i(superstep), .arrived_i(arrived),
     .err_tile_i(err_tile), .err_superstep_i(err_superstep), .err_cause_i(err_cause),
     .err_pc_i(err_pc), .err_tval_i(err_tval), .err_detail_i(err_detail)
@@ -75,7 +75,7 @@ module tess_kernel #(
 
   for (genvar h = 0; h < H; h++) begin : g_host
     tess_host_port u_port (
-      .clk_i(ap_clk), .rst_ni(mach_rst_n), .hold_i(busy),
+      .clk_i(ap_clk), .rst_ni(ap_rst_n), .hold_i(busy),
       .s_tvalid_i(s_axis_h2d_tvalid[h]), .s_tready_o(s_axis_h2d_tready[h]), .s_tdata_i(s_axis_h2d_tdata[h*DW +: DW]),
       .m_tvalid_o(m_axis_d2h_tvalid[h]), .m_tready_i(m_axis_d2h_tready[h]), .m_tdata_o(m_axis_d2h_tdata[h*DW +: DW]),
       .inj_valid_o(in_valid[h]), .inj_ready_i(in_ready[h]), .inj_flit_o(in_flit[h*FW +: FW]),
@@ -87,7 +87,7 @@ module tess_kernel #(
   tess_machine #(
     .MESH_X(MESH_X), .MESH_Y(MESH_Y), .HOSTS(HOSTS), .SRAM_BYTES(SRAM_BYTES), .LINK_LATENCY(LINK_LATENCY)
   ) u_machine (
-    .clk_i(ap_clk), .rst_ni(mach_rst_n), .run_i(run), .boot_pc_i(BOOT_PC), .doorbell_i(doorbell),
+    .clk_i(ap_clk), .rst_ni(mach_rst_n), .run_i(run), .abort_i(abort), .boot_pc_i(BOOT_PC), .doorbell_i(doorbell),
     .host_in_valid_i(in_valid), .host_in_ready_o(in_ready), .host_in_flit_i(in_flit),
     .host_out_valid_o(out_valid), .host_out_ready_i(out_ready), .host_out_flit_o(out_flit),
     .state_o(state), .superstep_o(superstep), .arrived_o(arrived), .halted_o(), .net_idle_o(),

@@ -4,6 +4,17 @@
 // run/reset/doorbell in, status out. The device registers (docs/device.md) are built on these
 // outputs by tess_axil_regs in the kernel (tess_kernel, docs/kernel.md). Parameters default
 // to the `tiny` target (tess_target_tiny_pkg).
+//
+// Read credits (docs/network.md): a read request (kind 1) from a host node enters the mesh
+// only with one of READ_CREDITS credits, shared by all host nodes; a credit comes back when
+// the request's reply leaves its tile's NI (or when a read request leaves at a host node,
+// which answers nothing). With READ_CREDITS <= NI_FIFO_DEPTH an NI always has room for the
+// reply of every read request that reaches it, so its ejection port never waits for its
+// injection port, and the mesh cannot deadlock whatever the host nodes send.
+//
+// abort_i (CONTROL abort): the cores are held in reset (the tile's run_i), the NIs' engines
+// and arrivals stop, the barrier freezes; arrived_o and halted_o keep the values they had.
+// Arriving flits are still written and read requests answered, so the mesh drains.
 module tess_machine #(
   parameter int unsigned MESH_X = tess_target_tiny_pkg::MeshCols,
   parameter int unsigned MESH_Y = tess_target_tiny_pkg::MeshRows,
@@ -12,6 +23,7 @@ module tess_machine #(
   parameter int unsigned LINK_LATENCY = tess_target_tiny_pkg::LinkLatency,
   parameter int unsigned NOC_FIFO_DEPTH = 2,
   parameter int unsigned NI_FIFO_DEPTH = 4,
+  parameter int unsigned READ_CREDITS = NI_FIFO_DEPTH,  // at most NI_FIFO_DEPTH
   localparam int unsigned T = MESH_X * MESH_Y,
   localparam int unsigned H = HOSTS > 0 ? HOSTS : 1,
   localparam int unsigned FW = tess_noc_pkg::FlitW
@@ -19,6 +31,7 @@ module tess_machine #(
   input  logic           clk_i,
   input  logic           rst_ni,      // everything but SRAM contents (CONTROL reset)
   input  logic           run_i,       // 0: cores held in reset; 1: running (CONTROL start)
+  input  logic           abort_i,     // CONTROL abort: everything stops until reset (level)
   input  logic [31:0]    boot_pc_i,   // the firmware's entry
   input  logic           doorbell_i,  // pulse: DOORBELL written
   // Host nodes
@@ -47,7 +60,9 @@ module tess_machine #(
   logic [T-1:0]    tin_valid, tin_ready, tout_valid, tout_ready;
   logic [T*FW-1:0] tin_flit, tout_flit;
 
-  logic [T-1:0]    ni_arrived, ni_done, t_halted, t_exit;
+  logic [T-1:0]    ni_arrived, ni_done, t_halted, t_exit, ni_rep_take, ni_rep_sent;
+  logic            tile_run;
+  assign tile_run = run_i && !abort_i;
   logic [T*32-1:0] ni_kind, ni_count, ni_expect, t_code;
   logic [T*32-1:0] first_pc, first_tval, last_pc, last_tval;
   logic            go, release_p;
@@ -69,7 +84,7 @@ module tess_machine #(
 
     /* verilator lint_off PINCONNECTEMPTY */
     tess_tile #(.SRAM_BYTES(SRAM_BYTES)) u_tile (
-      .clk_i, .rst_ni, .run_i, .boot_pc_i,
+      .clk_i, .rst_ni, .run_i(tile_run), .boot_pc_i,
       .tile_id_i(Id), .tile_count_i(Count),
       .ext_req_i(ext_req), .ext_we_i(ext_we), .ext_addr_i(ext_addr), .ext_be_i(ext_be),
       .ext_wdata_i(ext_wdata), .ext_rdata_o(ext_rdata),
@@ -88,7 +103,7 @@ module tess_machine #(
     /* verilator lint_on PINCONNECTEMPTY */
 
     tess_tile_ni #(.FIFO_DEPTH(NI_FIFO_DEPTH)) u_ni (
-      .clk_i, .rst_ni, .run_i, .node_id_i(Id[15:0]),
+      .clk_i, .rst_ni, .run_i, .stop_i(abort_i), .node_id_i(Id[15:0]),
       .ext_req_o(ext_req), .ext_we_o(ext_we), .ext_addr_o(ext_addr), .ext_be_o(ext_be),
       .ext_wdata_o(ext_wdata), .ext_rdata_i(ext_rdata),
       .xchg_start_i(xchg_start), .xchg_list_i(xchg_list), .xchg_entries_i(xchg_entries),
@@ -97,6 +112,7 @@ module tess_machine #(
       .retire_mem_wdata_i(r_mem_wdata),
       .arrived_o(ni_arrived[n]), .kind_o(ni_kind[n*32 +: 32]), .recv_expect_o(ni_expect[n*32 +: 32]),
       .done_o(ni_done[n]), .go_i(go), .release_i(release_p),
+      .rep_take_o(ni_rep_take[n]), .rep_sent_o(ni_rep_sent[n]),
       .inj_valid_o(tin_valid[n]), .inj_ready_i(tin_ready[n]), .inj_flit_o(tin_flit[n*FW +: FW]),
       .ej_valid_i(tout_valid[n]), .ej_ready_o(tout_ready[n]), .ej_flit_i(tout_flit[n*FW +: FW])
     );
@@ -131,28 +147,85 @@ module tess_machine #(
     assign unused_sync = sync_arrive ^ (^sync_kind);
   end
 
+  // ---- the host nodes' read credits ---------------------------------------------------
+  localparam int unsigned CreditW = $clog2(READ_CREDITS + 1);
+  localparam int unsigned RetW = $clog2(T + H + 1);
+  localparam int unsigned RrW = H > 1 ? $clog2(H) : 1;
+  localparam logic [CreditW-1:0] Credits = READ_CREDITS[CreditW-1:0];
+  logic [H-1:0]    m_in_valid, m_in_ready, h_read, h_req, h_grant;
+  logic [CreditW-1:0] credits_q;
+  logic [RetW-1:0] ret_q, ret_d;
+  logic [RrW-1:0]  rr_q, rr_d;
+  logic [31:0]     rr32, rr_next, credits_d;
+  logic            found;
+  always_comb begin
+    for (int h = 0; h < H; h++) begin
+      h_read[h] = host_in_flit_i[h*FW + tess_noc_pkg::KindLsb +: tess_noc_pkg::KindW] == tess_noc_pkg::KindRead;
+      h_req[h] = host_in_valid_i[h] && h_read[h] && m_in_ready[h];
+    end
+    // One read request a cycle, round robin over the host nodes, while a credit is free.
+    h_grant = '0;
+    found = 1'b0;
+    rr_d = rr_q;
+    rr_next = 32'd0;
+    rr32 = {{(32 - RrW){1'b0}}, rr_q};
+    for (int k = 0; k < 2 * H; k++) begin
+      if (!found && credits_q != '0 && k >= rr32 && k < rr32 + H && h_req[k % H]) begin
+        found = 1'b1;
+        h_grant[k % H] = 1'b1;
+        rr_next = (k % H) + 1 == H ? 32'd0 : (k % H) + 1;
+        rr_d = rr_next[RrW-1:0];
+      end
+    end
+    m_in_valid = host_in_valid_i & (~h_read | h_grant);
+    host_in_ready_o = m_in_ready & (~h_read | h_grant);
+    // Credits back: replies leaving their NIs, read requests leaving at host nodes.
+    ret_d = '0;
+    for (int i = 0; i < T; i++) ret_d = ret_d + {{(RetW - 1){1'b0}}, ni_rep_sent[i]};
+    for (int h = 0; h < H; h++)
+      ret_d = ret_d + {{(RetW - 1){1'b0}}, host_out_valid_o[h] && host_out_ready_i[h] &&
+                       host_out_flit_o[h*FW + tess_noc_pkg::KindLsb +: tess_noc_pkg::KindW] == tess_noc_pkg::KindRead};
+    credits_d = {{(32 - CreditW){1'b0}}, credits_q} - {31'd0, found} + {{(32 - RetW){1'b0}}, ret_q};
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      credits_q <= Credits;
+      ret_q <= '0;
+      rr_q <= '0;
+    end else begin
+      // Registered returns: a credit comes back a cycle late, never early.
+      ret_q <= ret_d;
+      rr_q <= rr_d;
+      credits_q <= credits_d[CreditW-1:0];
+    end
+  end
+  logic unused_wide;  // the 32-bit temporaries' upper bits
+  assign unused_wide = ^{rr_next, credits_d};
+
   tess_mesh #(
     .X(MESH_X), .Y(MESH_Y), .HOSTS(HOSTS), .LINK_LATENCY(LINK_LATENCY), .FIFO_DEPTH(NOC_FIFO_DEPTH)
   ) u_mesh (
     .clk_i, .rst_ni,
     .tile_in_valid_i(tin_valid), .tile_in_ready_o(tin_ready), .tile_in_flit_i(tin_flit),
     .tile_out_valid_o(tout_valid), .tile_out_ready_i(tout_ready), .tile_out_flit_o(tout_flit),
-    .host_in_valid_i, .host_in_ready_o, .host_in_flit_i,
+    .host_in_valid_i(m_in_valid), .host_in_ready_o(m_in_ready), .host_in_flit_i,
     .host_out_valid_o, .host_out_ready_i, .host_out_flit_o
   );
 
-  // Flits in the network: +1 per flit injected, -1 per flit ejected (a read request leaves
-  // and its reply enters, so the count covers both).
+  // Flits in the network: +1 per flit injected, -1 per flit ejected; a read request and its
+  // reply are one item: the NI taking the request does not count it out, its reply entering
+  // the mesh does not count in, so the count (and "network idle") covers a reply waiting
+  // inside an NI.
   logic [31:0] in_flight_q, n_in, n_out;
   always_comb begin
     n_in = 32'd0;
     n_out = 32'd0;
     for (int i = 0; i < T; i++) begin
-      n_in = n_in + {31'd0, tin_valid[i] && tin_ready[i]};
-      n_out = n_out + {31'd0, tout_valid[i] && tout_ready[i]};
+      n_in = n_in + {31'd0, tin_valid[i] && tin_ready[i] && !ni_rep_sent[i]};
+      n_out = n_out + {31'd0, tout_valid[i] && tout_ready[i] && !ni_rep_take[i]};
     end
     for (int i = 0; i < H; i++) begin
-      n_in = n_in + {31'd0, host_in_valid_i[i] && host_in_ready_o[i]};
+      n_in = n_in + {31'd0, m_in_valid[i] && m_in_ready[i]};
       n_out = n_out + {31'd0, host_out_valid_o[i] && host_out_ready_i[i]};
     end
   end
@@ -164,7 +237,7 @@ module tess_machine #(
 
   logic [1:0] err_src;
   tess_barrier #(.TILES(T)) u_barrier (
-    .clk_i, .rst_ni, .run_i,
+    .clk_i, .rst_ni, .run_i, .freeze_i(abort_i),
     .arrived_i(ni_arrived), .kind_i(ni_kind), .done_i(ni_done), .count_i(ni_count), .expect_i(ni_expect),
     .halted_i(t_halted), .halt_exit_i(t_exit), .halt_code_i(t_code),
     .net_idle_i(net_idle_o), .doorbell_i,
@@ -188,6 +261,24 @@ module tess_machine #(
       end
     end
   end
-  assign arrived_o = ni_arrived | t_halted;
-  assign halted_o = t_halted;
+  // After an abort the cores are held in reset (their halted flags clear): ARRIVED and the
+  // halted flags keep what they were in the cycle the abort came (the last one before the
+  // cores' reset; the NIs take no arrival from then on).
+  logic         abort_q;
+  logic [T-1:0] arrived_frz_q, halted_frz_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      abort_q <= 1'b0;
+      arrived_frz_q <= '0;
+      halted_frz_q <= '0;
+    end else begin
+      abort_q <= abort_i;
+      if (!abort_q) begin
+        arrived_frz_q <= ni_arrived | t_halted;
+        halted_frz_q <= t_halted;
+      end
+    end
+  end
+  assign arrived_o = abort_q ? arrived_frz_q : ni_arrived | t_halted;
+  assign halted_o = abort_q ? halted_frz_q : t_halted;
 endmodule

@@ -10,12 +10,19 @@
 // source word through port B in the cycles no arriving flit needs it, one flit per word.
 // It also watches the tile's retire port for the stores to SYNC (the arrival and its kind)
 // and RECV_EXPECT (the tile has no port for them; see docs/machine-rtl.md).
+// The injection port keeps the mesh's contract: once offered, a flit stays (valid, same
+// flit) until the mesh takes it; replies go first only when nothing is offered yet.
+// stop_i (CONTROL abort) stops the engine before its next SRAM read and freezes the arrival
+// and the counts; arriving flits are still written and read requests still answered, so the
+// mesh drains. rep_take_o / rep_sent_o pulse when a read request is taken and when its reply
+// enters the mesh (the machine's count of flits in flight and its read credits).
 module tess_tile_ni #(
   parameter int unsigned FIFO_DEPTH = 4   // reply and send queues, flits each
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        run_i,            // cores running: words arriving now count
+  input  logic        stop_i,           // CONTROL abort: the engine and the arrival stop
   input  logic [15:0] node_id_i,
   // The tile's external SRAM port
   output logic        ext_req_o,
@@ -43,6 +50,8 @@ module tess_tile_ni #(
   output logic        done_o,           // the engine is idle (its flits are in the mesh)
   input  logic        go_i,             // pulse: the exchange phase begins
   input  logic        release_i,        // pulse: the barrier released
+  output logic        rep_take_o,       // pulse: a read request taken from the mesh
+  output logic        rep_sent_o,       // pulse: a read reply injected into the mesh
   // Mesh node: injection and ejection
   output logic        inj_valid_o,
   input  logic        inj_ready_i,
@@ -95,10 +104,10 @@ module tess_tile_ni #(
     eng_rd = 1'b0;
     eng_rd_addr = src_q;
     if (st_q == SEntry) begin
-      eng_rd = 1'b1;
+      eng_rd = !stop_i;
       eng_rd_addr = list_q + {entry_idx_q[27:0], 4'b0000} + {28'd0, k_q, 2'b00};
     end else if (st_q == SWords && eng_occ_q != Depth) begin
-      eng_rd = 1'b1;
+      eng_rd = !stop_i;
     end
   end
   assign eng_grant = eng_rd && !ej_take;
@@ -152,23 +161,39 @@ module tess_tile_ni #(
     rd_flit[tess_noc_pkg::DataLsb +: tess_noc_pkg::DataW] = ext_rdata_i;
   end
 
+  // Replies first: the host waits for them, and the engine's flits are never starved for
+  // long (a reply needs a read request, which needs the host). But a flit once offered stays
+  // offered until the mesh takes it (the mesh port's contract): while the offered flit waits
+  // (valid and not ready), the choice made when it was offered is held (hold_q, hold_rep_q);
+  // a queue's head does not change until it is popped.
+  logic sel_rep, hold_q, hold_rep_q;
+  assign sel_rep = hold_q ? hold_rep_q : rep_valid;
   tess_noc_fifo #(.WIDTH(FW), .DEPTH(FIFO_DEPTH)) u_rep_q (
     .clk_i, .rst_ni,
     .in_valid_i(tag_q == TagReply), .in_ready_o(rep_in_ready), .in_data_i(rd_flit),
-    .out_valid_o(rep_valid), .out_ready_i(inj_ready_i), .out_data_o(rep_flit)
+    .out_valid_o(rep_valid), .out_ready_i(inj_ready_i && sel_rep), .out_data_o(rep_flit)
   );
   tess_noc_fifo #(.WIDTH(FW), .DEPTH(FIFO_DEPTH)) u_eng_q (
     .clk_i, .rst_ni,
     .in_valid_i(tag_q == TagWord), .in_ready_o(eng_in_ready), .in_data_i(rd_flit),
-    .out_valid_o(eng_valid), .out_ready_i(inj_ready_i && !rep_valid), .out_data_o(eng_flit)
+    .out_valid_o(eng_valid), .out_ready_i(inj_ready_i && !sel_rep), .out_data_o(eng_flit)
   );
 
-  // Replies first: the host waits for them, and the engine's flits are never starved for
-  // long (a reply needs a read request, which needs the host).
-  assign inj_valid_o = rep_valid || eng_valid;
-  assign inj_flit_o = rep_valid ? rep_flit : eng_flit;
-  assign rep_pop = rep_valid && inj_ready_i;
-  assign eng_pop = eng_valid && inj_ready_i && !rep_valid;
+  assign inj_valid_o = sel_rep ? rep_valid : eng_valid;
+  assign inj_flit_o = sel_rep ? rep_flit : eng_flit;
+  assign rep_pop = sel_rep && rep_valid && inj_ready_i;
+  assign eng_pop = !sel_rep && eng_valid && inj_ready_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hold_q <= 1'b0;
+      hold_rep_q <= 1'b0;
+    end else begin
+      hold_q <= inj_valid_o && !inj_ready_i;
+      hold_rep_q <= sel_rep;
+    end
+  end
+  assign rep_take_o = ej_read;
+  assign rep_sent_o = rep_pop;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -204,7 +229,7 @@ module tess_tile_ni #(
       if (eng_pop) sent_q <= sent_q + 32'd1;
       case (st_q)
         SIdle: begin
-          if (go_i) begin
+          if (go_i && !stop_i) begin
             // The list as the register block holds it at the barrier, as the emulator reads it.
             armed_q <= 1'b0;
             sent_q <= 32'd0;
@@ -283,10 +308,10 @@ module tess_tile_ni #(
         count_q <= 32'd0;
       end
       // A word landing in the release cycle is the new phase's first.
-      if (run_i && ej_write && ej_kind == tess_noc_pkg::KindWrite)
+      if (run_i && !stop_i && ej_write && ej_kind == tess_noc_pkg::KindWrite)
         count_q <= (release_i ? 32'd0 : count_q) + 32'd1;
-      if (ret_st && retire_mem_addr_i == ExpectAddr) expect_q <= retire_mem_wdata_i;
-      if (ret_st && retire_mem_addr_i == SyncAddr && !arrived_q) begin
+      if (ret_st && !stop_i && retire_mem_addr_i == ExpectAddr) expect_q <= retire_mem_wdata_i;
+      if (ret_st && !stop_i && retire_mem_addr_i == SyncAddr && !arrived_q) begin
         arrived_q <= 1'b1;
         kind_q <= retire_mem_wdata_i;
       end

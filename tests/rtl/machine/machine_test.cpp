@@ -17,6 +17,7 @@
 #include "program_builder.h"
 #include "examples.h"
 #include "tessera/arch/device_regs.h"
+#include "tessera/arch/tile_map.h"
 #include "tessera/emu/machine.h"
 #include "tessera/exe/file.h"
 #include "tessera/passes/passes.h"
@@ -491,6 +492,247 @@ TEST_P(Errors, ReachTheRegistersOnTheRtlAsOnTheEmulator) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ring, Errors, ::testing::ValuesIn(kBroken), [](const auto& i) { return std::string(i.param.name); });
+
+// What the host sees of a stopped device: the registers and the ring's buffers.
+struct Frozen {
+  uint32_t state = 0, superstep = 0, events = 0, arrived = 0;
+  uint32_t err_tile = 0, err_superstep = 0, err_cause = 0, err_pc = 0, err_tval = 0, err_detail = 0;
+  std::vector<uint32_t> words;
+  bool operator==(const Frozen&) const = default;
+};
+Frozen frozen(device::Device& dev, const Ring& r) {
+  Frozen f;
+  f.state = dev.read_reg(arch::kDevRegState);
+  f.superstep = dev.read_reg(arch::kDevRegSuperstep);
+  f.events = dev.read_reg(arch::kDevRegEvents);
+  f.arrived = dev.read_reg(arch::kDevRegArrivedBase);
+  f.err_tile = dev.read_reg(arch::kDevRegErrTile);
+  f.err_superstep = dev.read_reg(arch::kDevRegErrSuperstep);
+  f.err_cause = dev.read_reg(arch::kDevRegErrCause);
+  f.err_pc = dev.read_reg(arch::kDevRegErrPc);
+  f.err_tval = dev.read_reg(arch::kDevRegErrTval);
+  f.err_detail = dev.read_reg(arch::kDevRegErrDetail);
+  for (uint32_t t = 0; t < 4; ++t)
+    for (uint32_t a : {r.in[t], r.out[t]}) {
+      std::vector<uint32_t> w(Ring::kWords);
+      const device::DmaSegment s{t, a, Ring::kWords * 4, 0};
+      dev.dma_read({&s, 1}, std::as_writable_bytes(std::span(w)));
+      f.words.insert(f.words.end(), w.begin(), w.end());
+    }
+  return f;
+}
+std::string show(const Frozen& f) {
+  char b[256];
+  std::snprintf(b, sizeof b, "STATE %u SUPERSTEP %u EVENTS %#x ARRIVED %#x ERR tile %u superstep %u cause %#x pc %#x tval %#x detail %#x",
+                f.state, f.superstep, f.events, f.arrived, f.err_tile, f.err_superstep, f.err_cause, f.err_pc, f.err_tval,
+                f.err_detail);
+  return b;
+}
+
+// CONTROL abort at a superstep break, in the middle of a 6-round ring: the emulator stops
+// where it is. The RTL must too: after 20,000 more cycles the cores, the barrier and the
+// exchange engines have not moved (SUPERSTEP, ARRIVED, EVENTS, the ERR_* registers and the
+// ring's buffers as the emulator has them); after a CONTROL reset the good ring runs again,
+// bit-identical to the emulator.
+TEST(Machine, AbortStopsTheMachineAsOnTheEmulator) {
+  auto iss = make_emu(emu::Mode::kIss);
+  auto rtl = make_vlt();
+  auto abort_at_break = [](device::Device& dev, Ring& r, const std::function<void()>& after) {
+    dev.write_reg(arch::kDevRegControl, device::kControlReset);
+    r.b.load(dev);
+    dev.write_reg(arch::kDevRegBreakSuperstep, 3);
+    dev.write_reg(arch::kDevRegControl, device::kControlStart);
+    const uint32_t ev =
+        dev.wait_event(device::kEventBreak | device::kEventError | device::kEventAllHalted, std::chrono::seconds(60));
+    EXPECT_EQ(ev, device::kEventBreak);
+    dev.write_reg(arch::kDevRegControl, device::kControlAbort);
+    after();
+    return frozen(dev, r);
+  };
+  Ring r1(6), r2(6);
+  const Frozen a = abort_at_break(*iss, r1, [&] {
+    EXPECT_EQ(iss->wait_event(~0u & ~device::kEventError & ~device::kEventBreak, std::chrono::seconds(1)), 0u);
+  });
+  const Frozen b = abort_at_break(*rtl, r2, [&] { rtl->step(20000); });
+  EXPECT_EQ(a.state, device::kStateError);
+  EXPECT_EQ(a.superstep, 3u);
+  EXPECT_EQ(a.err_cause, arch::kDeviceErrorBit);
+  EXPECT_EQ(a, b) << "emulator: " << show(a) << "\nRTL:      " << show(b);
+  EXPECT_EQ(rtl->error_detail(), "aborted by the host at superstep 3");
+
+  // Usable again after a reset: the good ring, bit for bit as the emulator runs it.
+  Ring g1, g2;
+  const RunResult x = run_ring(*iss, g1), y = run_ring(*rtl, g2);
+  EXPECT_EQ(x.events, device::kEventAllHalted);
+  EXPECT_EQ(x, y);
+}
+
+// CONTROL abort while the exchange engines walk their send lists (every tile sends 3 x 600
+// words): the engines stop (not every word arrives), the barrier never releases, SUPERSTEP
+// stays 0 and ARRIVED shows every tile arrived; the network drains. Then the device runs the
+// good ring as the emulator does.
+TEST(Machine, AbortInTheMiddleOfAnExchangeStopsTheEngines) {
+  constexpr uint32_t kBlock = 600;
+  auto rtl = make_vlt();
+  handbuilt::ProgramBuilder b(4, handbuilt::firmware_layout(firmware_elf(), tiny()));
+  std::vector<Region> read;
+  std::vector<uint32_t> src(4);
+  for (uint32_t t = 0; t < 4; ++t) {
+    std::vector<uint32_t> w(kBlock, 0x5a5a0000u | t);
+    src[t] = b.put(t, w);
+  }
+  for (uint32_t t = 0; t < 4; ++t)
+    for (uint32_t d = 0; d < 4; ++d)
+      if (d != t) {
+        const uint32_t dst = b.alloc(d, kBlock);
+        b.add_send(t, 0, src[t], kBlock * 4, d, dst);
+        b.expect(d, 0, kBlock);
+        read.push_back({d, dst, kBlock});
+      }
+  b.program() = {arch::kCtlExchange, 0, arch::kCtlEnd};
+  rtl->write_reg(arch::kDevRegControl, device::kControlReset);
+  b.load(*rtl);
+  rtl->write_reg(arch::kDevRegControl, device::kControlStart);
+  for (int i = 0; i < 100000 && !(rtl->phases().size() == 1 && rtl->phases()[0].all_arrived); ++i) rtl->step(1);
+  ASSERT_TRUE(rtl->phases().size() == 1 && rtl->phases()[0].all_arrived);
+  rtl->step(60);  // the engines are walking now
+  rtl->write_reg(arch::kDevRegControl, device::kControlAbort);
+  rtl->step(20000);
+  EXPECT_EQ(rtl->read_reg(arch::kDevRegState), device::kStateError);
+  EXPECT_EQ(rtl->read_reg(arch::kDevRegSuperstep), 0u);
+  EXPECT_EQ(rtl->read_reg(arch::kDevRegArrivedBase), 0xfu);
+  EXPECT_EQ(rtl->read_reg(arch::kDevRegErrSuperstep), 0u);
+  EXPECT_EQ(rtl->phases().size(), 1u);  // no release
+  uint32_t arrived = 0;
+  for (const Region& r : read) {
+    std::vector<uint32_t> w(r.words);
+    const device::DmaSegment s{r.tile, r.addr, r.words * 4, 0};
+    rtl->dma_read({&s, 1}, std::as_writable_bytes(std::span(w)));
+    for (uint32_t x : w) arrived += (x >> 16) == 0x5a5a;
+  }
+  EXPECT_LT(arrived, 12 * kBlock) << "the engines did not stop";
+  EXPECT_GT(arrived, 0u) << "the exchange had not begun";
+  auto iss = make_emu(emu::Mode::kIss);
+  Ring g1, g2;
+  const RunResult x = run_ring(*iss, g1), y = run_ring(*rtl, g2);
+  EXPECT_EQ(x.events, device::kEventAllHalted);
+  EXPECT_EQ(x, y);
+}
+
+// The mesh port contract on the NIs' side, and "network idle": the all-to-all exchange of
+// 200-word blocks (the injection ports stall under contention) while the host keeps reading
+// tile memory through the host node (the replies compete with the engines' flits for the
+// injection port). The harness watches every cycle (VltMachine::checks): no offered flit may
+// change before the mesh takes it, and net_idle_o may not be high while an NI holds a reply.
+// The run's results equal the emulator's.
+TEST(Machine, NiInjectionIsStableAndIdleCoversRepliesUnderHostReads) {
+  constexpr uint32_t kBlock = 200;
+  auto build = [&](handbuilt::ProgramBuilder& b, std::vector<Region>& read) {
+    std::vector<uint32_t> src(4);
+    std::vector<std::vector<uint32_t>> dst(4, std::vector<uint32_t>(4));
+    for (uint32_t t = 0; t < 4; ++t) {
+      std::vector<uint32_t> w;
+      for (uint32_t i = 0; i < kBlock; ++i) w.push_back(t << 24 | i * 2654435761u >> 8);
+      src[t] = b.put(t, w);
+      for (uint32_t s = 0; s < 4; ++s)
+        if (s != t) dst[t][s] = b.alloc(t, kBlock);
+    }
+    for (uint32_t t = 0; t < 4; ++t)
+      for (uint32_t d = 0; d < 4; ++d)
+        if (d != t) {
+          b.add_send(t, 0, src[t], kBlock * 4, d, dst[d][t]);
+          b.expect(d, 0, kBlock);
+          read.push_back({d, dst[d][t], kBlock});
+        }
+    read.push_back({0, src[0], kBlock});
+    b.program() = {arch::kCtlRepeat, 3, 2, arch::kCtlExchange, 0, arch::kCtlEnd};
+    return src;
+  };
+  auto iss = make_emu(emu::Mode::kIss);
+  auto rtl = make_vlt();
+  handbuilt::ProgramBuilder b1(4, handbuilt::firmware_layout(firmware_elf(), tiny())), b2 = b1;
+  std::vector<Region> read1, read2;
+  build(b1, read1);
+  const std::vector<uint32_t> src = build(b2, read2);
+  const RunResult a = run_program(*iss, b1, read1);
+
+  rtl->write_reg(arch::kDevRegControl, device::kControlReset);
+  b2.load(*rtl);
+  rtl->write_reg(arch::kDevRegControl, device::kControlStart);
+  std::vector<uint32_t> sink(4 * kBlock);
+  uint32_t issued = 0;
+  uint32_t state = device::kStateRunning;
+  // In bursts of 400 cycles with 400 quiet ones between: the barrier waits for the network
+  // to be idle, which the host's reads would otherwise never let it be.
+  for (uint64_t c = 0; state == device::kStateRunning && c < 400000; ++c) {
+    if (c % 800 < 400 && rtl->reads_pending() < 6) {
+      const uint32_t t = issued % 4, i = issued / 4 % kBlock;
+      rtl->queue_read(0, t, src[t] + 4 * i, &sink[issued % sink.size()]);
+      ++issued;
+    }
+    rtl->step(1);
+    if (c % 256 == 0) state = rtl->read_reg(arch::kDevRegState);
+  }
+  std::printf("RTL: %u host reads during the run; checks: NI injection unstable %llu, idle with a reply in an NI %llu\n",
+              issued, static_cast<unsigned long long>(rtl->checks().ni_inject_unstable),
+              static_cast<unsigned long long>(rtl->checks().idle_with_reply));
+  ASSERT_EQ(state, device::kStateHalted);
+  rtl->step(2000);  // the last replies
+  RunResult c;
+  c.events = device::kEventAllHalted;
+  for (const Region& r : read2) {
+    std::vector<uint32_t> w(r.words);
+    const device::DmaSegment s{r.tile, r.addr, r.words * 4, 0};
+    rtl->dma_read({&s, 1}, std::as_writable_bytes(std::span(w)));
+    c.outs.insert(c.outs.end(), w.begin(), w.end());
+  }
+  EXPECT_EQ(a.events, device::kEventAllHalted);
+  EXPECT_EQ(a.outs, c.outs);
+  EXPECT_GT(issued, 1000u);
+  EXPECT_EQ(rtl->checks().ni_inject_unstable, 0u) << "an NI changed its injection flit while valid and not ready";
+  EXPECT_EQ(rtl->checks().idle_with_reply, 0u) << "net_idle_o while an NI held a read reply";
+  EXPECT_EQ(rtl->checks().d2h_dropped, 0u);
+}
+
+// A plain dma_read of single words (the network otherwise empty): the request leaves the
+// network when the NI takes it, its reply enters a cycle or two later. "Network idle" must
+// cover the reply in between.
+TEST(Machine, NetworkIdleCoversAReadReplyInsideTheNi) {
+  auto rtl = make_vlt();
+  auto iss = make_emu(emu::Mode::kIss);
+  for (uint32_t t = 0; t < 4; ++t) {
+    uint32_t x = 0, y = 1;
+    const device::DmaSegment s{t, arch::kSramBase + 4 * t, 4, 0};
+    rtl->dma_read({&s, 1}, std::as_writable_bytes(std::span(&x, 1)));
+    iss->dma_read({&s, 1}, std::as_writable_bytes(std::span(&y, 1)));
+    EXPECT_EQ(x, y);
+  }
+  EXPECT_EQ(rtl->checks().idle_with_reply, 0u) << "net_idle_o while an NI held a read reply";
+}
+
+// AXI4-Stream on m_axis_d2h across a CONTROL reset: the host stalls the stream (TREADY low)
+// while replies wait in the host port's slice (TVALID high), then resets the device. TVALID
+// must stay high, with the same TDATA, until the host takes the beat; afterwards the device
+// reads memory as the emulator does.
+TEST(Machine, ControlResetKeepsTheDeviceToHostStreamValidUntilTaken) {
+  auto rtl = make_vlt();
+  auto iss = make_emu(emu::Mode::kIss);
+  rtl->set_d2h_ready(0);
+  std::vector<uint32_t> sink(8);
+  for (uint32_t i = 0; i < 8; ++i) rtl->queue_read(0, 3, arch::kSramBase + 4 * i, &sink[i]);
+  rtl->step(200);
+  rtl->write_reg(arch::kDevRegControl, device::kControlReset);
+  rtl->step(50);
+  rtl->set_d2h_ready(1);
+  rtl->step(50);
+  EXPECT_EQ(rtl->checks().d2h_dropped, 0u) << "TVALID fell (or TDATA changed) without a handshake";
+  std::vector<uint32_t> x(16), y(16);
+  const device::DmaSegment s{3, arch::kSramBase, 64, 0};
+  rtl->dma_read({&s, 1}, std::as_writable_bytes(std::span(x)));
+  iss->dma_read({&s, 1}, std::as_writable_bytes(std::span(y)));
+  EXPECT_EQ(x, y);
+  EXPECT_EQ(rtl->read_reg(arch::kDevRegState), device::kStateReset);
+}
 
 }  // namespace
 }  // namespace tessera::testing

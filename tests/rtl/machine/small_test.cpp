@@ -7,6 +7,7 @@
 // calibration of the emulator's compute cycles against the RTL's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <iterator>
 
 #include "tessera/arch/tile_map.h"
+#include "tessera/device/device.h"
 #include "tessera/data/dataset.h"
 #include "tessera/emu/machine.h"
 #include "tessera/models/mlp.h"
@@ -126,6 +128,80 @@ TEST(Small, MnistCosimulationAndCalibration) {
               static_cast<unsigned long long>(r.rtl_cycles), r.seconds);
   const double worst = vlt::print_calibration(r.steps, stdout);
   EXPECT_LE(worst, 0.05);
+}
+
+// Both host nodes read tiles of column 0 at once (docs/network.md, "Why it cannot deadlock"):
+// host node 0 (west of router (0, 0)) and host node 1 (west of (0, 1)) each read tiles 0 and
+// 4, so the column's links carry requests of one node beside replies to the other, both
+// ways. The machine lets only as many read requests into the mesh as a tile's NI can queue
+// replies (credits shared by the host nodes), so this cannot deadlock whatever the host does;
+// once with the device-to-host streams drained, then with one node's stalled for 400
+// cycles. The words are the emulator's.
+TEST(Small, TwoHostNodesReadColumnZeroAtOnce) {
+  using vlt::VltMachine;
+  ASSERT_EQ(VltMachine::host_nodes(), 2u);
+  constexpr uint32_t kWords = 512, kAddr = arch::kSramBase + 0x4000;
+  emu::MachineOptions eo;
+  eo.target = arch::find_target("small");
+  emu::Machine emu(eo);
+  VltMachine rtl;
+  // Region k: kWords words on tile tiles[k] (at kAddr + 4 k kWords), read through nodes[k]:
+  // each host node reads both column-0 tiles of the two rows it sits beside.
+  const uint32_t tiles[4] = {4, 0, 0, 4}, nodes[4] = {0, 0, 1, 1};
+  std::vector<uint32_t> data(4 * kWords);
+  for (uint32_t i = 0; i < data.size(); ++i) data[i] = 0x9e3779b9u * (i + 1);
+  std::vector<device::DmaSegment> segs;
+  for (uint32_t k = 0; k < 4; ++k) segs.push_back({tiles[k], kAddr + 4 * k * kWords, kWords * 4, k * kWords * 4});
+  rtl.dma_write(segs, std::as_bytes(std::span(data)));
+  emu.dma_write(segs, std::as_bytes(std::span(data)));
+  std::vector<uint32_t> want(data.size());
+  emu.dma_read(segs, std::as_writable_bytes(std::span(want)));
+  ASSERT_EQ(want, data);
+
+  // Drained streams: dma_read through both nodes at once, the regions in pieces of 4 words
+  // taken in turn (host node 0's requests go to tiles 4, 0, 4, ..., host node 1's to 0, 4, 0,
+  // ...: every NI's reply queue holds replies bound across the column and to its own row).
+  std::vector<device::DmaSegment> pieces;
+  std::vector<uint32_t> piece_nodes;
+  for (uint32_t i = 0; i < kWords; i += 4)
+    for (uint32_t k = 0; k < 4; ++k) {
+      pieces.push_back({tiles[k], kAddr + 4 * (k * kWords + i), 16, (k * kWords + i) * 4});
+      piece_nodes.push_back(nodes[k]);
+    }
+  std::vector<uint32_t> got(data.size());
+  const uint64_t c0 = rtl.cycles();
+  ASSERT_NO_THROW(rtl.dma_read_nodes(pieces, piece_nodes, std::as_writable_bytes(std::span(got))));
+  EXPECT_EQ(got, want);
+  std::printf("two host nodes: %zu words read in %llu cycles\n", got.size(),
+              static_cast<unsigned long long>(rtl.cycles() - c0));
+
+  // One host node stops draining its stream for 400 cycles while the reads go out (its
+  // replies back up into column 0), then drains again: host node 1, then 0; the same reads,
+  // or only the reads across the column (node 0 reads tile 4, node 1 tile 0).
+  for (const uint32_t variant : {0u, 1u, 2u, 3u}) {
+    const bool cross_only = variant & 1;
+    const uint32_t stalled = variant & 2 ? 0u : 1u;  // the host node whose stream stops
+    std::fill(got.begin(), got.end(), 0);
+    for (uint32_t i = 0; i < kWords; ++i)
+      for (uint32_t k = 0; k < 4; ++k) {
+        if (cross_only && tiles[k] != (nodes[k] == 0 ? 4u : 0u)) continue;
+        rtl.queue_read(nodes[k], tiles[k], kAddr + 4 * (k * kWords + i), &got[k * kWords + i]);
+      }
+    rtl.set_d2h_ready(3u & ~(1u << stalled));
+    rtl.step(400);
+    rtl.set_d2h_ready(3);
+    for (int i = 0; i < 100000 && rtl.reads_pending(); ++i) rtl.step(1);
+    EXPECT_EQ(rtl.reads_pending(), 0u) << "deadlock: replies missing; host node " << stalled << " stalled"
+                                       << (cross_only ? ", reads across the column only" : "");
+    for (uint32_t k = 0; k < 4; ++k) {
+      if (cross_only && tiles[k] != (nodes[k] == 0 ? 4u : 0u)) continue;
+      EXPECT_TRUE(std::equal(want.begin() + k * kWords, want.begin() + (k + 1) * kWords, got.begin() + k * kWords))
+          << "region " << k;
+    }
+    if (rtl.reads_pending()) break;  // wedged: the rest would only time out again
+  }
+  EXPECT_EQ(rtl.checks().d2h_dropped, 0u);
+  EXPECT_EQ(rtl.checks().ni_inject_unstable, 0u);
 }
 
 }  // namespace

@@ -19,7 +19,30 @@ using device::DeviceError;
 
 namespace {
 
-constexpr unsigned kFlitWords = 4;  // 100 bits in Verilator's 32-bit words
+constexpr unsigned kFlitBits = 100, kBeatBits = 104;  // a flit; one host node's TDATA slice
+constexpr unsigned kHosts = TESSERA_VLT_MACHINE_HOSTS;
+constexpr unsigned kStreamWords = (kHosts * kBeatBits + 31) / 32;  // TDATA in 32-bit words
+
+// Bits [lsb, lsb + 100) of a Verilated wide signal of `words` 32-bit words.
+template <class W>
+unsigned __int128 flit_at(const W& w, unsigned words, unsigned lsb) {
+  unsigned __int128 v = 0;
+  const unsigned sh = lsb % 32;
+  for (unsigned k = 0; k < 4; ++k) {
+    const unsigned j = lsb / 32 + k;
+    uint32_t x = j < words ? static_cast<uint32_t>(w[j]) >> sh : 0;
+    if (sh && j + 1 < words) x |= static_cast<uint32_t>(w[j + 1]) << (32 - sh);
+    v |= static_cast<unsigned __int128>(x) << (32 * k);
+  }
+  return v & ((static_cast<unsigned __int128>(1) << kFlitBits) - 1);
+}
+template <class W>
+void put_flit(W& w, unsigned lsb, unsigned __int128 v) {
+  for (unsigned b = 0; b < kFlitBits; ++b) {
+    const unsigned i = lsb + b;
+    if (v >> b & 1) w[i / 32] |= 1u << (i % 32);
+  }
+}
 
 std::string hex(uint32_t v) {
   char b[16];
@@ -69,6 +92,9 @@ const arch::Target& VltMachine::target() {
 
 VltMachine::VltMachine(const VltMachineOptions& options) : options_(options) {
   ctx_ = std::make_unique<VerilatedContext>();
+  // As many simulation threads as the model was verilated with (the context's default is one
+  // per hardware thread, a pool of idle workers for a single-threaded model).
+  ctx_->threads(TESSERA_VLT_MACHINE_THREADS);
 #if TESSERA_VLT_MACHINE_TRACE
   ctx_->traceEverOn(true);
 #endif
@@ -87,6 +113,11 @@ VltMachine::VltMachine(const VltMachineOptions& options) : options_(options) {
   top_->s_axi_control_rready = 0;
   top_->s_axis_h2d_tvalid = 0;
   top_->m_axis_d2h_tready = (1u << TESSERA_VLT_MACHINE_HOSTS) - 1;
+  to_send_.resize(kHosts);
+  d2h_stalled_.assign(kHosts, 0);
+  d2h_prev_.assign(kHosts, 0);
+  ni_stalled_.assign(target().tiles, 0);
+  ni_prev_.assign(target().tiles, 0);
   top_->eval();
   for (int i = 0; i < 4; ++i) tick();
   top_->ap_rst_n = 1;
@@ -148,11 +179,30 @@ std::span<const uint32_t> VltMachine::sram_words(uint32_t tile) const {
 
 uint32_t VltMachine::tile_count() const { return target().tiles; }
 
+uint32_t VltMachine::host_nodes() { return kHosts; }
+
+bool VltMachine::sending() const {
+  for (const auto& q : to_send_)
+    if (!q.empty()) return true;
+  return false;
+}
+
+void VltMachine::clear_host_queues() {
+  for (auto& q : to_send_) q.clear();
+  pending_reads_.clear();
+  pending_count_ = 0;
+}
+
+void VltMachine::set_d2h_ready(uint32_t mask) { top_->m_axis_d2h_tready = mask & ((1u << kHosts) - 1); }
+
 void VltMachine::tick() {
-  // Inputs for this edge.
-  const bool send = !to_send_.empty();
-  if (send) {
-    const Flit& f = to_send_.front();
+  // Inputs for this edge: host node h's next flit in TDATA bits 104h + 99 .. 104h.
+  uint32_t send = 0;
+  for (unsigned i = 0; i < kStreamWords; ++i) top_->s_axis_h2d_tdata[i] = 0;
+  for (unsigned h = 0; h < kHosts; ++h) {
+    if (to_send_[h].empty()) continue;
+    send |= 1u << h;
+    const Flit& f = to_send_[h].front();
     unsigned __int128 v = 0;
     v |= static_cast<unsigned __int128>(f.data);
     v |= static_cast<unsigned __int128>(f.mask & 0xf) << kMaskLsb;
@@ -160,11 +210,9 @@ void VltMachine::tick() {
     v |= static_cast<unsigned __int128>(f.src & 0xffff) << kSrcLsb;
     v |= static_cast<unsigned __int128>(f.dst & 0xffff) << kDstLsb;
     v |= static_cast<unsigned __int128>(f.kind & 3) << kKindLsb;
-    // Host node 0's TDATA: the flit in bits 99:0 (host node 1's slice, if any, starts at bit 104
-    // and is idle).
-    for (unsigned i = 0; i < kFlitWords; ++i) top_->s_axis_h2d_tdata[i] = static_cast<uint32_t>(v >> (32 * i));
+    put_flit(top_->s_axis_h2d_tdata, h * kBeatBits, v);
   }
-  top_->s_axis_h2d_tvalid = send ? 1 : 0;
+  top_->s_axis_h2d_tvalid = send;
   top_->ap_clk = 0;
   top_->eval();
   const Vtess_machine___024root* r = top_->rootp;
@@ -186,11 +234,33 @@ void VltMachine::tick() {
   if (run && !last_run_) phases_.assign(1, Phase{cycles_, 0, 0});
   last_run_ = run;
   // What moves at this edge.
-  const bool in_fire = send && (top_->s_axis_h2d_tready & 1);
-  const bool out_fire = top_->m_axis_d2h_tvalid & 1;
-  unsigned __int128 out = 0;
-  for (unsigned i = 0; i < kFlitWords; ++i)
-    out |= static_cast<unsigned __int128>(top_->m_axis_d2h_tdata[i]) << (32 * i);
+  const uint32_t in_fire = send & top_->s_axis_h2d_tready;
+  const uint32_t out_fire = top_->m_axis_d2h_tvalid & top_->m_axis_d2h_tready;
+  unsigned __int128 out[kHosts];
+  for (unsigned h = 0; h < kHosts; ++h) {
+    out[h] = flit_at(top_->m_axis_d2h_tdata, kStreamWords, h * kBeatBits);
+    // AXI4-Stream: once TVALID is high it stays, with the same TDATA, until TREADY.
+    const bool v = top_->m_axis_d2h_tvalid >> h & 1, rdy = top_->m_axis_d2h_tready >> h & 1;
+    if (d2h_stalled_[h] && (!v || out[h] != d2h_prev_[h])) ++checks_.d2h_dropped;
+    d2h_stalled_[h] = v && !rdy;
+    d2h_prev_[h] = out[h];
+  }
+  // The mesh's injection ports: a tile NI's offered flit stays until the mesh takes it (not
+  // checked while the machine is held in reset, which empties the mesh as well).
+  {
+    const bool mach_rst = !r->tess_kernel__DOT__u_machine__DOT__rst_ni;
+    const uint64_t tv = r->tess_kernel__DOT__u_machine__DOT__tin_valid;
+    const uint64_t tr = r->tess_kernel__DOT__u_machine__DOT__tin_ready;
+    const auto& tf = r->tess_kernel__DOT__u_machine__DOT__tin_flit;
+    constexpr unsigned kTinWords = (TESSERA_VLT_MACHINE_TILES * kFlitBits + 31) / 32;
+    for (uint32_t t = 0; t < tile_count(); ++t) {
+      const bool v = tv >> t & 1, rdy = tr >> t & 1;
+      const unsigned __int128 f = v ? flit_at(tf, kTinWords, t * kFlitBits) : 0;
+      if (!mach_rst && ni_stalled_[t] && (!v || f != ni_prev_[t])) ++checks_.ni_inject_unstable;
+      ni_stalled_[t] = !mach_rst && v && !rdy;
+      ni_prev_[t] = f;
+    }
+  }
   const uint32_t console_valid = r->tess_kernel__DOT__u_machine__DOT__console_valid_o;
   const auto console_bytes = r->tess_kernel__DOT__u_machine__DOT__console_byte_o;  // an integer up to 64 bits, else VlWide
   top_->ap_clk = 1;
@@ -199,18 +269,26 @@ void VltMachine::tick() {
   if (trace_) trace_->fst.dump(2 * cycles_ + 1);
 #endif
   ++cycles_;
-  if (in_fire) to_send_.pop_front();
-  if (out_fire) {
+  for (unsigned h = 0; h < kHosts; ++h) {
+    if (in_fire >> h & 1) to_send_[h].pop_front(), ++progress_;
+    if (!(out_fire >> h & 1)) continue;
     // A read reply: a write flit from the tile (src) at the word's address.
-    const uint32_t tile = static_cast<uint32_t>(field(out, kSrcLsb, 16));
-    const uint32_t addr = static_cast<uint32_t>(field(out, kAddrLsb, 30)) << 2;
-    const uint32_t data = static_cast<uint32_t>(field(out, 0, 32));
+    const uint32_t tile = static_cast<uint32_t>(field(out[h], kSrcLsb, 16));
+    const uint32_t addr = static_cast<uint32_t>(field(out[h], kAddrLsb, 30)) << 2;
+    const uint32_t data = static_cast<uint32_t>(field(out[h], 0, 32));
     auto it = pending_reads_.find(uint64_t{tile} << 32 | addr);
     if (it != pending_reads_.end() && !it->second.empty()) {
       std::memcpy(it->second.front(), &data, 4);
       it->second.pop_front();
       --pending_count_;
+      ++progress_;
     }
+  }
+  // "Network idle" covers a read reply still inside a tile's NI (docs/machine-rtl.md).
+  if (r->tess_kernel__DOT__u_machine__DOT__net_idle_o) {
+    bool reply = false;
+#include "vlt_machine_ni.inc"
+    if (reply) ++checks_.idle_with_reply;
   }
   if (console_valid && options_.console) {
     for (uint32_t t = 0; t < tile_count(); ++t)
@@ -236,9 +314,7 @@ void VltMachine::tick() {
 // CONTROL reset through the register block: the machine's reset for 4 cycles, cores held
 // (SRAM kept); the write completes when the sequence is over. Host-side queues are dropped.
 void VltMachine::hard_reset() {
-  to_send_.clear();
-  pending_reads_.clear();
-  pending_count_ = 0;
+  clear_host_queues();
   all_arrived_ = false;
   axil_write(arch::kDevRegControl, device::kControlReset);
 }
@@ -314,9 +390,7 @@ void VltMachine::write_reg(uint32_t offset, uint32_t value) {
       return;
     }
     if (value & device::kControlReset) {
-      to_send_.clear();
-      pending_reads_.clear();
-      pending_count_ = 0;
+      clear_host_queues();
       all_arrived_ = false;
     }
   }
@@ -371,13 +445,21 @@ void VltMachine::check_segment(const device::DmaSegment& s, size_t host_bytes) c
 }
 
 void VltMachine::drain(const char* what) {
-  // Generous: every flit needs a few cycles at most once injected.
-  const uint64_t limit = cycles_ + 1000 + 64 * (to_send_.size() + pending_count_);
-  while (!to_send_.empty() || pending_count_) {
-    if (cycles_ > limit)
-      throw DeviceError(std::string(what) + ": the network did not deliver the host's flits (" +
-                        std::to_string(to_send_.size()) + " not injected, " + std::to_string(pending_count_) +
-                        " replies missing)");
+  // Generous: every flit needs a few cycles at most once injected. Also gives up when
+  // nothing has moved (no beat taken, no reply back) for 20,000 cycles: a deadlock.
+  size_t queued = 0;
+  for (const auto& q : to_send_) queued += q.size();
+  const uint64_t limit = cycles_ + 1000 + 64 * (queued + pending_count_);
+  uint64_t last_progress = progress_, last_move = cycles_;
+  while (sending() || pending_count_) {
+    if (progress_ != last_progress) last_progress = progress_, last_move = cycles_;
+    if (cycles_ > limit || cycles_ - last_move > 20000) {
+      queued = 0;
+      for (const auto& q : to_send_) queued += q.size();
+      throw DeviceError(std::string(what) + ": the network did not deliver the host's flits (" + std::to_string(queued) +
+                        " not injected, " + std::to_string(pending_count_) + " replies missing" +
+                        (cycles_ - last_move > 20000 ? ", nothing moved for 20000 cycles)" : ")"));
+    }
     tick();
   }
 }
@@ -393,7 +475,7 @@ void VltMachine::dma_write(std::span<const device::DmaSegment> segments, std::sp
     for (uint32_t i = 0; i < s.bytes; i += 4) {
       uint32_t w;
       std::memcpy(&w, host.data() + s.host_offset + i, 4);
-      to_send_.push_back({0, s.tile, host_node, s.addr + i, 0xf, w});
+      to_send_[0].push_back({0, s.tile, host_node, s.addr + i, 0xf, w});
       last[s.tile] = s.addr + i;
     }
   }
@@ -402,39 +484,54 @@ void VltMachine::dma_write(std::span<const device::DmaSegment> segments, std::sp
   for (const auto& [tile, addr] : last) {
     pending_reads_[uint64_t{tile} << 32 | addr].push_back(reinterpret_cast<std::byte*>(&fence_word_));
     ++pending_count_;
-    to_send_.push_back({1, tile, host_node, addr, 0xf, 0});
+    to_send_[0].push_back({1, tile, host_node, addr, 0xf, 0});
   }
   try {
     drain("dma_write");
   } catch (...) {
-    pending_reads_.clear();
-    pending_count_ = 0;
+    clear_host_queues();
     throw;
   }
   pending_reads_.clear();
 }
 
 void VltMachine::dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) {
+  const std::vector<uint32_t> nodes(segments.size(), 0);
+  dma_read_nodes(segments, nodes, host);
+}
+
+void VltMachine::queue_read(uint32_t node, uint32_t tile, uint32_t addr, uint32_t* dst) {
+  if (node >= kHosts) throw DeviceError("queue_read: no host node " + std::to_string(node));
+  pending_reads_[uint64_t{tile} << 32 | addr].push_back(reinterpret_cast<std::byte*>(dst));
+  ++pending_count_;
+  to_send_[node].push_back({1, tile, tile_count() + node, addr, 0xf, 0});
+}
+
+void VltMachine::dma_read_nodes(std::span<const device::DmaSegment> segments, std::span<const uint32_t> nodes,
+                                std::span<std::byte> host) {
   if (state() == device::kStateRunning) throw DeviceError("dma_read: the tiles are running");
+  if (nodes.size() != segments.size()) throw DeviceError("dma_read: one host node per segment");
+  for (uint32_t n : nodes)
+    if (n >= kHosts) throw DeviceError("dma_read: no host node " + std::to_string(n));
   for (const auto& s : segments) {
     if (s.tile >= tile_count() || ((s.addr | s.bytes) & 3) || s.addr < arch::kSramBase ||
         uint64_t{s.addr} - arch::kSramBase + s.bytes > target().sram_bytes || s.host_offset + s.bytes > host.size())
       throw DeviceError("dma_read: segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " +
                         std::to_string(s.bytes) + " bytes) is out of range");
   }
-  const uint32_t host_node = tile_count();
-  for (const auto& s : segments) {
+  for (size_t k = 0; k < segments.size(); ++k) {
+    const device::DmaSegment& s = segments[k];
+    const uint32_t node = nodes[k];
     for (uint32_t i = 0; i < s.bytes; i += 4) {
       pending_reads_[uint64_t{s.tile} << 32 | (s.addr + i)].push_back(host.data() + s.host_offset + i);
       ++pending_count_;
-      to_send_.push_back({1, s.tile, host_node, s.addr + i, 0xf, 0});
+      to_send_[node].push_back({1, s.tile, tile_count() + node, s.addr + i, 0xf, 0});
     }
   }
   try {
     drain("dma_read");
   } catch (...) {
-    pending_reads_.clear();
-    pending_count_ = 0;
+    clear_host_queues();
     throw;
   }
   pending_reads_.clear();
@@ -443,8 +540,8 @@ void VltMachine::dma_read(std::span<const device::DmaSegment> segments, std::spa
 void VltMachine::poke_word(uint32_t tile, uint32_t addr, uint32_t value) {
   if (tile >= tile_count() || (addr & 3) || addr < arch::kSramBase || addr - arch::kSramBase >= target().sram_bytes)
     throw DeviceError("poke_word: tile " + std::to_string(tile) + " address " + hex(addr) + " is out of range");
-  to_send_.push_back({2, tile, tile_count(), addr, 0xf, value});
-  while (!to_send_.empty()) tick();
+  to_send_[0].push_back({2, tile, tile_count(), addr, 0xf, value});
+  while (sending()) tick();
 }
 
 // Watches the register block's EVENTS of this cycle in the model (as an interrupt handler

@@ -6,7 +6,8 @@
 // The harness is the host side of the kernel, as a driver and its data movers would be:
 // read_reg/write_reg are AXI4-Lite transactions on s_axi_control (the registers are RTL:
 // rtl/host/tess_axil_regs.sv), dma_write sends write flits as AXI4-Stream beats into host node
-// 0 and dma_read read requests whose replies come back on the device-to-host stream, and
+// 0 and dma_read read requests (dma_read_nodes: through several host nodes at once) whose
+// replies come back on the device-to-host stream, and
 // wait_event steps the clock until an event or the timeout. docs/machine-rtl.md and
 // docs/kernel.md describe it and what differs from the emulator.
 #pragma once
@@ -119,6 +120,29 @@ class VltMachine final : public device::Device {
     for (unsigned i = 0; i < cycles; ++i) tick();
   }
 
+  // The host nodes of the model (the target's host_nodes): nodes T .. T + host_nodes() - 1.
+  static uint32_t host_nodes();
+  // dma_read with each segment read through a host node of its own (`nodes[i]` for
+  // segments[i], 0-based): the read requests of all nodes go out at once, each node's as fast
+  // as its stream takes them; returns when every reply is in `host`. Same checks as dma_read.
+  void dma_read_nodes(std::span<const device::DmaSegment> segments, std::span<const uint32_t> nodes,
+                      std::span<std::byte> host);
+  // Test hooks. queue_read sends one read request (tile, byte address) through host node
+  // `node` without waiting, whatever the state; the reply's word lands in *dst when it comes
+  // back (step() moves the clock). reads_pending() counts the replies not yet back.
+  void queue_read(uint32_t node, uint32_t tile, uint32_t addr, uint32_t* dst);
+  size_t reads_pending() const { return pending_count_; }
+  // TREADY of m_axis_d2h, bit h for host node h (the harness keeps it all ones by default).
+  void set_d2h_ready(uint32_t mask);
+  // Port contracts the harness watches every cycle (docs/machine-rtl.md, "Checks"):
+  //   ni_inject_unstable: a tile NI's injection flit (valid, flit) changed while valid and not ready;
+  //   d2h_dropped: m_axis_d2h TVALID fell, or TDATA changed, while TVALID was high and TREADY low;
+  //   idle_with_reply: net_idle_o high while some NI holds a read reply it has not injected.
+  struct Checks {
+    uint64_t ni_inject_unstable = 0, d2h_dropped = 0, idle_with_reply = 0;
+  };
+  const Checks& checks() const { return checks_; }
+
  private:
   struct Flit {
     uint32_t kind = 0, dst = 0, src = 0, addr = 0, mask = 0xf, data = 0;  // addr: byte address
@@ -144,10 +168,18 @@ class VltMachine final : public device::Device {
   bool last_run_ = false;
   struct Trace;
   std::unique_ptr<Trace> trace_;
-  std::deque<Flit> to_send_;
+  std::vector<std::deque<Flit>> to_send_;  // per host node
+  bool sending() const;
+  void clear_host_queues();
+  Checks checks_;
+  std::vector<uint8_t> d2h_stalled_;
+  std::vector<unsigned __int128> d2h_prev_;
+  std::vector<uint8_t> ni_stalled_;
+  std::vector<unsigned __int128> ni_prev_;
   // dma_read, dma_write's fences: (tile << 32 | address) -> where each reply goes.
   std::unordered_map<uint64_t, std::deque<std::byte*>> pending_reads_;
   size_t pending_count_ = 0;
+  uint64_t progress_ = 0;  // host beats taken and replies back (drain's deadlock watchdog)
   uint32_t fence_word_ = 0;
   // AXI4-Lite handshakes of the last edge (tick()), and the response signals then.
   static constexpr uint32_t kAxilAw = 1, kAxilW = 2, kAxilB = 4, kAxilAr = 8, kAxilR = 16;
