@@ -11,7 +11,7 @@ namespace tessera::cli {
 
 struct RunArgs {
   std::string model;
-  std::string device = "emu";              // emu (ISS) | emu-native
+  std::string device = "emu";              // emu (ISS) | emu-native | vlt (the RTL)
   unsigned threads = 1;
   std::vector<std::string> inputs;         // name=file.bin
   std::vector<std::string> outputs;        // name=file.bin

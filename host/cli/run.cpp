@@ -16,6 +16,9 @@
 #include "tessera/exe/file.h"
 #include "tessera/runtime/emu_profile.h"
 #include "tessera/runtime/engine.h"
+#if TESSERA_HAVE_VLT
+#include "tessera/vlt/devices.h"
+#endif
 
 namespace tessera::cli {
 
@@ -68,6 +71,22 @@ std::unique_ptr<emu::Machine> make_emulator(const exe::Executable& e, const RunA
   return m;
 }
 
+// The device --device names, firmware loaded; `emulator` is set when it is the emulator (its
+// profile goes into the report).
+std::unique_ptr<device::Device> make_device(const exe::Executable& e, const RunArgs& a, emu::Machine*& emulator) {
+  emulator = nullptr;
+  if (a.device == "vlt") {
+#if TESSERA_HAVE_VLT
+    return vlt::make_machine(e.target, emu::parse_elf(e.firmware, e.target + " firmware"), stderr);
+#else
+    throw std::runtime_error("--device vlt: this build has no verilated machine (Verilator was not found)");
+#endif
+  }
+  auto m = make_emulator(e, a);
+  emulator = m.get();
+  return m;
+}
+
 }  // namespace
 
 int run(const RunArgs& a) {
@@ -81,11 +100,12 @@ int run(const RunArgs& a) {
     throw std::runtime_error(a.model + ": no program '" + a.program + "' (programs: " + (known.empty() ? "none" : known) +
                              ")");
   }
-  auto machine = make_emulator(e, a);
+  emu::Machine* emulator = nullptr;
+  const std::unique_ptr<device::Device> device = make_device(e, a, emulator);
   runtime::EngineOptions opts;
   opts.progress = note;
-  opts.profile_source = runtime::emu_profile_source(*machine);
-  runtime::Engine engine(*machine, e, opts);
+  if (emulator) opts.profile_source = runtime::emu_profile_source(*emulator);
+  runtime::Engine engine(*device, e, opts);
   engine.load();
 
   // Inputs: host-to-device streams get the file as their buffer; tensors are written now.

@@ -11,6 +11,7 @@
 #include "tessera/runtime/engine.h"
 
 namespace tessera::vlt {
+inline namespace TESSERA_VLT_MACHINE_NS {
 
 namespace {
 
@@ -258,4 +259,5 @@ double print_calibration(const std::vector<CosimStep>& steps, std::FILE* out, ui
   return worst;
 }
 
+}  // namespace TESSERA_VLT_MACHINE_NS
 }  // namespace tessera::vlt

@@ -4,16 +4,17 @@
 #include <cstring>
 #include <type_traits>
 
-#include "Vtess_machine.h"
+#include TESSERA_VLT_MACHINE_HEADER
 #include "tessera/arch/device_regs.h"
 #include "tessera/arch/tile_map.h"
-#include "Vtess_machine___024root.h"
+#include TESSERA_VLT_MACHINE_ROOT_HEADER
 #include "verilated.h"
 #if TESSERA_VLT_MACHINE_TRACE
 #include "verilated_fst_c.h"
 #endif
 
 namespace tessera::vlt {
+inline namespace TESSERA_VLT_MACHINE_NS {
 
 using device::DeviceError;
 
@@ -101,7 +102,7 @@ VltMachine::VltMachine(const VltMachineOptions& options) : options_(options) {
   std::vector<const char*> argv{"tessera-vlt-machine"};
   for (const std::string& a : options_.args) argv.push_back(a.c_str());
   ctx_->commandArgs(static_cast<int>(argv.size()), argv.data());
-  top_ = std::make_unique<Vtess_machine>(ctx_.get(), "machine");
+  top_ = std::make_unique<TESSERA_VLT_MACHINE_MODEL>(ctx_.get(), "machine");
   // The kernel (rtl/top/tess_kernel.sv): AXI4-Lite and AXI4-Stream idle, the device-to-host
   // streams always drained; ap_rst_n low for 4 cycles (power-on), then CONTROL reset.
   top_->ap_clk = 0;
@@ -168,7 +169,7 @@ void VltMachine::trace_close() {
 
 // The SRAM arrays of the model (generated per target by CMake: one case per tile).
 std::span<const uint32_t> VltMachine::sram_words(uint32_t tile) const {
-  const Vtess_machine___024root* r = top_->rootp;
+  const TESSERA_VLT_MACHINE_ROOT* r = top_->rootp;
   const uint32_t words = target().sram_bytes / 4;
   switch (tile) {
 #include "vlt_machine_sram.inc"
@@ -215,7 +216,7 @@ void VltMachine::tick() {
   top_->s_axis_h2d_tvalid = send;
   top_->ap_clk = 0;
   top_->eval();
-  const Vtess_machine___024root* r = top_->rootp;
+  const TESSERA_VLT_MACHINE_ROOT* r = top_->rootp;
   // AXI4-Lite handshakes at this edge (axil_write, axil_read drive the valids and readies).
   axil_fire_ = 0;
   if (top_->s_axi_control_awvalid && top_->s_axi_control_awready) axil_fire_ |= kAxilAw;
@@ -549,7 +550,7 @@ void VltMachine::poke_word(uint32_t tile, uint32_t addr, uint32_t value) {
 // the event: co-simulation compares memory right at a BREAK_SUPERSTEP release.
 uint32_t VltMachine::wait_event(uint32_t mask, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  const Vtess_machine___024root* r = top_->rootp;
+  const TESSERA_VLT_MACHINE_ROOT* r = top_->rootp;
   auto events = [&] { return r->tess_kernel__DOT__u_regs__DOT__events_now & mask; };
   for (;;) {
     if (events()) return events();
@@ -580,6 +581,17 @@ std::string VltMachine::error_detail() const {
          hex(m.read_reg(arch::kDevRegErrTval)) + ")";
   }
   return s + " in superstep " + std::to_string(ss) + " (RTL)";
+}
+
+}  // namespace TESSERA_VLT_MACHINE_NS
+
+// The factory sim/vlt/devices lists this model under (make_machine_<target>).
+std::unique_ptr<device::Device> TESSERA_VLT_MACHINE_FACTORY(const emu::ElfImage& firmware, std::FILE* console) {
+  VltMachineOptions o;
+  o.console = console;
+  auto m = std::make_unique<VltMachine>(o);
+  m->load_firmware(firmware);
+  return m;
 }
 
 }  // namespace tessera::vlt

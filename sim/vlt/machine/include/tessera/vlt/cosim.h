@@ -22,6 +22,7 @@
 #include "tessera/vlt/vlt_machine.h"
 
 namespace tessera::vlt {
+inline namespace TESSERA_VLT_MACHINE_NS {
 
 struct CosimOptions {
   std::vector<std::string> programs;  // run in this order; empty: the first program
@@ -78,4 +79,5 @@ inline constexpr uint64_t kArrivalPipelineCycles = 6;
 double print_calibration(const std::vector<CosimStep>& steps, std::FILE* out, uint64_t min_cycles = 0,
                          uint64_t offset = kArrivalPipelineCycles);
 
+}  // namespace TESSERA_VLT_MACHINE_NS
 }  // namespace tessera::vlt

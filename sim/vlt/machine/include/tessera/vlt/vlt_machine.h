@@ -1,7 +1,8 @@
 // The machine RTL as its kernel (rtl/top/tess_kernel.sv: tess_machine behind AXI4-Lite
-// registers and AXI4-Stream host ports), verilated for one target (the model class keeps the
-// name Vtess_machine), behind the device contract (tessera/device/device.h, docs/device.md):
-// the host runtime drives it exactly as it drives the emulator.
+// registers and AXI4-Stream host ports), verilated for one target (the model class is
+// TESSERA_VLT_MACHINE_MODEL, Vtess_machine_<target>), behind the device contract
+// (tessera/device/device.h, docs/device.md): the host runtime drives it exactly as it drives
+// the emulator.
 //
 // The harness is the host side of the kernel, as a driver and its data movers would be:
 // read_reg/write_reg are AXI4-Lite transactions on s_axi_control (the registers are RTL:
@@ -28,9 +29,13 @@
 #include "tessera/emu/machine.h"
 
 class VerilatedContext;
-class Vtess_machine;
+class TESSERA_VLT_MACHINE_MODEL;
 
 namespace tessera::vlt {
+// Each target's model and harness live in an inline namespace of their own
+// (TESSERA_VLT_MACHINE_NS, e.g. machine_tiny), so that one program can link several
+// (sim/vlt/devices); code that links one writes tessera::vlt::VltMachine as before.
+inline namespace TESSERA_VLT_MACHINE_NS {
 
 struct VltMachineOptions {
   std::vector<std::string> args;  // handed to the Verilated context (+verilator+... plusargs)
@@ -157,7 +162,7 @@ class VltMachine final : public device::Device {
 
   VltMachineOptions options_;
   std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vtess_machine> top_;
+  std::unique_ptr<TESSERA_VLT_MACHINE_MODEL> top_;
   emu::FirmwareLayout layout_;
   bool firmware_loaded_ = false;
   uint64_t cycles_ = 0;
@@ -186,4 +191,5 @@ class VltMachine final : public device::Device {
   uint32_t axil_fire_ = 0, axil_bresp_ = 0, axil_rresp_ = 0, axil_rdata_ = 0;
 };
 
+}  // namespace TESSERA_VLT_MACHINE_NS
 }  // namespace tessera::vlt

@@ -1,0 +1,26 @@
+// The verilated machines of this build, by target: what `tessera run --device vlt` opens.
+// Each target in TESSERA_VLT_MACHINE_TARGETS is its own model (sim/vlt/machine), with its
+// harness in an inline namespace of its own, so that one program can link them all.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/device/device.h"
+#include "tessera/emu/elf.h"
+
+namespace tessera::vlt {
+
+// The targets this build verilated, in the order TESSERA_VLT_MACHINE_TARGETS gives them.
+std::vector<std::string> machine_targets();
+
+// A verilated machine of `target` with `firmware` loaded (the cores held in reset, as
+// emu::Machine::load_firmware leaves them), its tiles' CONSOLE bytes to `console`. Throws
+// std::runtime_error naming the targets this build has when `target` is not one of them.
+std::unique_ptr<device::Device> make_machine(std::string_view target, const emu::ElfImage& firmware,
+                                             std::FILE* console);
+
+}  // namespace tessera::vlt

@@ -1,0 +1,34 @@
+// The table of verilated machines (machine_table.inc, generated) and the factory over it.
+#include "tessera/vlt/devices.h"
+
+#include <stdexcept>
+
+namespace tessera::vlt {
+
+namespace {
+struct MachineEntry {
+  std::string_view target;
+  std::unique_ptr<device::Device> (*make)(const emu::ElfImage& firmware, std::FILE* console);
+};
+}  // namespace
+
+#include "machine_table.inc"
+
+std::vector<std::string> machine_targets() {
+  std::vector<std::string> names;
+  for (const MachineEntry& m : kMachines) names.emplace_back(m.target);
+  return names;
+}
+
+std::unique_ptr<device::Device> make_machine(std::string_view target, const emu::ElfImage& firmware,
+                                             std::FILE* console) {
+  for (const MachineEntry& m : kMachines)
+    if (m.target == target) return m.make(firmware, console);
+  std::string known;
+  for (const MachineEntry& m : kMachines) known += (known.empty() ? "" : ", ") + std::string(m.target);
+  throw std::runtime_error("no verilated machine for target '" + std::string(target) + "' in this build (it has " +
+                           (known.empty() ? std::string("none") : known) +
+                           "; TESSERA_VLT_MACHINE_TARGETS chooses them, emulator-only targets have none)");
+}
+
+}  // namespace tessera::vlt
