@@ -297,6 +297,31 @@ struct RunResult {
 struct Region {
   uint32_t tile, addr, words;
 };
+
+// The all-to-all exchange: every tile of four sends a block of `block` words to each of the
+// other three (three send entries; every receiving port takes flits from three senders at once
+// while its own engine reads its SRAM through the same port); `read` gets the blocks received.
+// Returns each tile's source block address.
+std::vector<uint32_t> all_to_all(handbuilt::ProgramBuilder& b, std::vector<Region>& read, uint32_t block) {
+  std::vector<uint32_t> src(4);
+  std::vector<std::vector<uint32_t>> dst(4, std::vector<uint32_t>(4));
+  for (uint32_t t = 0; t < 4; ++t) {
+    std::vector<uint32_t> w;
+    for (uint32_t i = 0; i < block; ++i) w.push_back(t << 24 | i * 2654435761u >> 8);
+    src[t] = b.put(t, w);
+    for (uint32_t s = 0; s < 4; ++s)
+      if (s != t) dst[t][s] = b.alloc(t, block);
+  }
+  for (uint32_t t = 0; t < 4; ++t)
+    for (uint32_t d = 0; d < 4; ++d)
+      if (d != t) {
+        b.add_send(t, 0, src[t], block * 4, d, dst[d][t]);
+        b.expect(d, 0, block);
+        read.push_back({d, dst[d][t], block});
+      }
+  return src;
+}
+
 RunResult run_program(device::Device& dev, handbuilt::ProgramBuilder& b, const std::vector<Region>& read) {
   dev.write_reg(arch::kDevRegControl, device::kControlReset);
   b.load(dev);
@@ -338,28 +363,11 @@ TEST(Machine, RingRunsTheSameOnEmulatorAndRtl) {
               static_cast<unsigned long long>(rtl->barrier_cycles()[0]));
 }
 
-// All to all in one exchange, twice: every tile sends a block of 200 words to each of the
-// other three (three send entries; every receiving port takes flits from three senders at
-// once while its own engine reads its SRAM through the same port).
+// All to all in one exchange (all_to_all, blocks of 200 words), twice.
 TEST(Machine, AllToAllUnderContentionIsTheSameOnEmulatorAndRtl) {
   constexpr uint32_t kBlock = 200;
   auto build = [&](handbuilt::ProgramBuilder& b, std::vector<Region>& read) {
-    std::vector<uint32_t> src(4);
-    std::vector<std::vector<uint32_t>> dst(4, std::vector<uint32_t>(4));
-    for (uint32_t t = 0; t < 4; ++t) {
-      std::vector<uint32_t> w;
-      for (uint32_t i = 0; i < kBlock; ++i) w.push_back(t << 24 | i * 2654435761u >> 8);
-      src[t] = b.put(t, w);
-      for (uint32_t s = 0; s < 4; ++s)
-        if (s != t) dst[t][s] = b.alloc(t, kBlock);
-    }
-    for (uint32_t t = 0; t < 4; ++t)
-      for (uint32_t d = 0; d < 4; ++d)
-        if (d != t) {
-          b.add_send(t, 0, src[t], kBlock * 4, d, dst[d][t]);
-          b.expect(d, 0, kBlock);
-          read.push_back({d, dst[d][t], kBlock});
-        }
+    all_to_all(b, read, kBlock);
     b.program() = {arch::kCtlRepeat, 2, 2, arch::kCtlExchange, 0, arch::kCtlEnd};
   };
   auto iss = make_emu(emu::Mode::kIss);
@@ -628,22 +636,7 @@ TEST(Machine, AbortInTheMiddleOfAnExchangeStopsTheEngines) {
 TEST(Machine, NiInjectionIsStableAndIdleCoversRepliesUnderHostReads) {
   constexpr uint32_t kBlock = 200;
   auto build = [&](handbuilt::ProgramBuilder& b, std::vector<Region>& read) {
-    std::vector<uint32_t> src(4);
-    std::vector<std::vector<uint32_t>> dst(4, std::vector<uint32_t>(4));
-    for (uint32_t t = 0; t < 4; ++t) {
-      std::vector<uint32_t> w;
-      for (uint32_t i = 0; i < kBlock; ++i) w.push_back(t << 24 | i * 2654435761u >> 8);
-      src[t] = b.put(t, w);
-      for (uint32_t s = 0; s < 4; ++s)
-        if (s != t) dst[t][s] = b.alloc(t, kBlock);
-    }
-    for (uint32_t t = 0; t < 4; ++t)
-      for (uint32_t d = 0; d < 4; ++d)
-        if (d != t) {
-          b.add_send(t, 0, src[t], kBlock * 4, d, dst[d][t]);
-          b.expect(d, 0, kBlock);
-          read.push_back({d, dst[d][t], kBlock});
-        }
+    const std::vector<uint32_t> src = all_to_all(b, read, kBlock);
     read.push_back({0, src[0], kBlock});
     b.program() = {arch::kCtlRepeat, 3, 2, arch::kCtlExchange, 0, arch::kCtlEnd};
     return src;
