@@ -51,12 +51,6 @@ void write_bytes(const std::string& path, std::span<const std::byte> data) {
   if (!f.flush()) throw std::runtime_error("writing '" + path + "' failed");
 }
 
-uint64_t transfer_bytes(const exe::Stream& s) {
-  uint64_t n = exe::dtype_bytes(s.dtype);
-  for (uint32_t d : s.shape) n *= d;
-  return n;
-}
-
 // The emulator, configured with the executable's firmware (it learns the entry point and the
 // firmware's layout from it; the Engine still DMAs the image like any loader).
 std::unique_ptr<emu::Machine> make_emulator(const exe::Executable& e, const RunArgs& a) {
@@ -125,8 +119,8 @@ int run(const RunArgs& a) {
     if (!x || !p) throw std::runtime_error("--mnist-test: " + a.model + " has no 'x' and 'preds' streams (compile mnist-mlp)");
     uint64_t transfers = 0;
     for (uint32_t i : program->streams) transfers += e.streams.at(i).name == "preds";
-    if (transfers * transfer_bytes(*p) != test.labels.size() * 4)
-      throw std::runtime_error("--mnist-test: the program classifies " + std::to_string(transfers * transfer_bytes(*p) / 4) +
+    if (transfers * exe::transfer_bytes(*p) != test.labels.size() * 4)
+      throw std::runtime_error("--mnist-test: the program classifies " + std::to_string(transfers * exe::transfer_bytes(*p) / 4) +
                                " images per run, the test set has " + std::to_string(test.labels.size()) +
                                " (compile with --batch B --batches N, B x N = 2000)");
     auto& xs = buffers.emplace_back(test.images.size() * 4);
@@ -162,7 +156,7 @@ int run(const RunArgs& a) {
       for (uint32_t i : program->streams) transfers += e.streams.at(i).name == nf.name;
       if (transfers == 0)
         throw std::runtime_error("--output " + nf.name + ": program '" + program->name + "' does not use this stream");
-      auto& buf = buffers.emplace_back(transfers * transfer_bytes(*s));
+      auto& buf = buffers.emplace_back(transfers * exe::transfer_bytes(*s));
       engine.connect_stream(nf.name, std::span(buf));
       connected.insert(nf.name);
       stream_outputs.push_back({nf, std::span(buf)});

@@ -15,6 +15,12 @@ uint32_t dtype_bytes(DType t) {
   return 0;  // not a DType: callers treat 0 as invalid
 }
 
+uint64_t transfer_bytes(const Stream& s) {
+  uint64_t n = dtype_bytes(s.dtype);
+  for (uint32_t d : s.shape) n *= d;
+  return n;
+}
+
 const char* dtype_name(DType t) {
   switch (t) {
     case DType::kF32: return "f32";

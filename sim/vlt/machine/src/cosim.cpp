@@ -202,8 +202,7 @@ CosimResult cosimulate(const exe::Executable& e, const CosimOptions& o) {
     eng.load();
     std::map<std::string, std::vector<std::byte>> buffers;
     for (const exe::Stream& s : e.streams) {
-      uint64_t n = exe::dtype_bytes(s.dtype);
-      for (uint32_t d : s.shape) n *= d;
+      const uint64_t n = exe::transfer_bytes(s);
       std::vector<std::byte>& b = buffers[s.name];
       b.assign(n, std::byte{0});
       if (s.direction == exe::StreamDirection::kHostToDevice) {

@@ -35,8 +35,7 @@ Result run(device::Device& dev, const exe::Executable& e, const std::vector<std:
   eng.load();
   std::map<std::string, std::vector<std::byte>> buffers;
   for (const exe::Stream& s : e.streams) {
-    uint64_t n = exe::dtype_bytes(s.dtype);
-    for (uint32_t d : s.shape) n *= d;
+    const uint64_t n = exe::transfer_bytes(s);
     std::vector<std::byte>& b = buffers[s.name];
     b.resize(n);
     if (s.direction == exe::StreamDirection::kHostToDevice) {

@@ -52,6 +52,9 @@ struct Stream {
   bool operator==(const Stream&) const = default;
 };
 
+// Bytes of one transfer of `s` (its shape's elements times its dtype's size).
+uint64_t transfer_bytes(const Stream& s);
+
 struct Program {
   std::string name;
   uint32_t words = 0;                   // length of the control program
