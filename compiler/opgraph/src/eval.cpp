@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 
+#include "ops/op_def.h"
+
 namespace tessera::opgraph {
 
 namespace {
@@ -28,6 +30,11 @@ class Evaluator {
   void set(const Op& op, const std::vector<float>& r) { vals_[op.result.id] = to_words(r); }
 
   void step(const Op& op) {
+    if (const detail::OpDef* def = detail::find_op_def(op.kind)) {
+      detail::EvalContext c{og_, vals_};
+      def->eval(c, op);
+      return;
+    }
     switch (op.kind) {
       case OpKind::kInput: {
         auto it = inputs_.find(op.name);
@@ -84,6 +91,7 @@ class Evaluator {
         break;
       }
       case OpKind::kSoftmax: case OpKind::kSoftmaxXent: case OpKind::kSoftmaxXentGrad: softmax_family(op); break;
+      default: throw OpGraphError(std::string("evaluate: ") + op_kind_name(op.kind) + " has no evaluation");
       case OpKind::kArgmax: {
         const std::vector<float> x = f(op.operands[0]);
         const uint32_t m = shape(op.operands[0])[0], n = shape(op.operands[0])[1];

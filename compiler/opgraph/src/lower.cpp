@@ -1,6 +1,7 @@
 #include "tessera/opgraph/lower.h"
 
 #include "layers.h"
+#include "ops/op_def.h"
 #include "tessera/ops/cost_model.h"
 #include "tessera/ops/elementwise.h"
 #include "tessera/ops/matmul.h"
@@ -13,7 +14,7 @@ using graph::Tensor;
 
 namespace {
 
-class Lowering {
+class Lowering : public detail::LowerContext {
  public:
   Lowering(const OpGraph& og, graph::Graph& g, const LowerOptions& o)
       : og_(og), g_(g), cost_(ops::CostModel::for_target(g.target())),
@@ -115,7 +116,7 @@ class Lowering {
                            : std::string(op_kind_name(op.kind)) + " '" + op.name + "'";
   }
   // The prefix of the op's compute sets: its layer name, or "op<result id>".
-  static std::string base(const Op& op) {
+  static std::string base_name(const Op& op) {
     return op.name.empty() ? "op" + std::to_string(op.result.id) : op.name;
   }
   static uint32_t grain(const std::vector<uint32_t>& shape) { return shape.size() >= 2 ? shape.back() : 1; }
@@ -158,7 +159,7 @@ class Lowering {
   }
 
   // Constants and parameters: tensors with an initial value, loaded before the program runs.
-  bool is_weight(Value v) const {
+  bool weight(Value v) const {
     const OpKind k = og_.producer(v).kind;
     return k == OpKind::kConstant || k == OpKind::kParameter;
   }
@@ -175,8 +176,8 @@ class Lowering {
   }
 
   // The value's tensor, mapped (constants in whole rows per tile if nothing placed them).
-  Tensor mapped(Value v) {
-    if (!is_weight(v)) return tensors_[v.id];
+  Tensor mapped_tensor(Value v) {
+    if (!weight(v)) return tensors_[v.id];
     const Tensor t = constant(v);
     if (g_.variables()[t.var].tile.at(0) < 0) {
       if (og_.producer(v).kind == OpKind::kParameter && t.shape.size() == 1) {
@@ -193,9 +194,9 @@ class Lowering {
   // A tensor holding v that an in-place op may overwrite: v's own if this is its only use
   // and it is not a constant (constants are loaded once, before the program repeats), else
   // a copy with the same tile mapping.
-  Tensor writable(Value v, graph::Program& body, const std::string& name) {
-    const Tensor src = mapped(v);
-    if (uses_[v.id] == 1 && !is_weight(v)) return src;
+  Tensor writable_tensor(Value v, graph::Program& body, const std::string& name) {
+    const Tensor src = mapped_tensor(v);
+    if (uses_[v.id] == 1 && !weight(v)) return src;
     const ValueInfo& i = og_.info(v);
     Tensor dst = g_.add_variable(i.dtype, i.shape, name);
     const Tensor flat = dst.flatten();
@@ -205,7 +206,24 @@ class Lowering {
     return dst;
   }
 
+  // ---- detail::LowerContext, for the registered ops (ops/op_def.h)
+  graph::Graph& graph() override { return g_; }
+  const OpGraph& op_graph() override { return og_; }
+  const ops::CostModel& cost() override { return cost_; }
+  double budget() override { return budget_; }
+  graph::Tensor mapped(Value v) override { return mapped_tensor(v); }
+  graph::Tensor writable(Value v, graph::Program& body, const std::string& name) override {
+    return writable_tensor(v, body, name);
+  }
+  bool is_weight(Value v) override { return weight(v); }
+  void set_result(const Op& op, const graph::Tensor& t) override { tensors_[op.result.id] = t; }
+  std::string base(const Op& op) override { return base_name(op); }
+
   void lower_op(const Op& op, graph::Program& body) {
+    if (const detail::OpDef* def = detail::find_op_def(op.kind)) {
+      def->lower(*this, op, body);
+      return;
+    }
     const ValueInfo& r = og_.info(op.result);
     switch (op.kind) {
       case OpKind::kInput: {
@@ -292,6 +310,8 @@ class Lowering {
       case OpKind::kSoftmaxXentGrad:
         softmax_xent(op, body);
         break;
+      default:
+        throw OpGraphError(what(op) + ": cannot be lowered");
     }
   }
 

@@ -45,6 +45,15 @@ const char* op_kind_name(OpKind k) {
     case OpKind::kReluGrad: return "relu_grad";
     case OpKind::kSoftmaxXentGrad: return "softmax_xent_grad";
     case OpKind::kSgdMomentum: return "sgd_momentum";
+    case OpKind::kReshape: return "reshape";
+    case OpKind::kTranspose: return "transpose";
+    case OpKind::kConcat: return "concat";
+    case OpKind::kConv2d: return "conv2d";
+    case OpKind::kMaxPool2d: return "max_pool2d";
+    case OpKind::kAvgPool2d: return "avg_pool2d";
+    case OpKind::kLrn: return "lrn";
+    case OpKind::kBinary: return "binary";
+    case OpKind::kUnary: return "unary";
   }
   return "?";
 }
@@ -280,12 +289,25 @@ std::string dump(const OpGraph& g) {
       out << "\n";
       continue;
     }
-    out << "%" << op.result.id << " = " << op_kind_name(op.kind);
+    out << "%" << op.result.id << " = ";
+    if (op.kind == OpKind::kBinary) out << binary_op_name(static_cast<BinaryOp>(op.attrs[0]));
+    else if (op.kind == OpKind::kUnary) out << unary_op_name(static_cast<UnaryOp>(op.attrs[0]));
+    else out << op_kind_name(op.kind);
     const bool leaf = op.kind == OpKind::kInput || op.kind == OpKind::kConstant || op.kind == OpKind::kParameter;
     if (leaf) out << " \"" << op.name << "\"";
     for (size_t i = 0; i < op.operands.size(); ++i) out << (i ? ", %" : " %") << op.operands[i].id;
     const ValueInfo& v = g.info(op.result);
     if (op.kind == OpKind::kSoftmaxXentGrad) out << ", scale " << op.scale;
+    if (op.kind != OpKind::kBinary && op.kind != OpKind::kUnary && !op.attrs.empty()) {
+      out << " {";
+      for (size_t i = 0; i < op.attrs.size(); ++i) out << (i ? "," : "") << op.attrs[i];
+      out << "}";
+    }
+    if (!op.fattrs.empty() && !(op.kind == OpKind::kUnary && op.fattrs[0] == 0 && op.fattrs[1] == 0)) {
+      out << " {";
+      for (size_t i = 0; i < op.fattrs.size(); ++i) out << (i ? "," : "") << op.fattrs[i];
+      out << "}";
+    }
     out << " : " << type_string(v.dtype, v.shape);
     if (!leaf && !op.name.empty()) out << "  # " << op.name;
     out << "\n";

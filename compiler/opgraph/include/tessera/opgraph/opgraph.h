@@ -44,8 +44,37 @@ enum class OpKind {
   kParameter, kSoftmaxXent, kAdd, kMatMulTN, kMatMulNT, kBiasGrad, kReluGrad, kSoftmaxXentGrad,
   // The update of a parameter in place (no result, like output).
   kSgdMomentum,
+  // N-D and CNN ops (NCHW); each in its own file under compiler/opgraph/src/ops/.
+  kReshape, kTranspose, kConcat, kConv2d, kMaxPool2d, kAvgPool2d, kLrn, kBinary, kUnary,
 };
 const char* op_kind_name(OpKind k);  // "matmul", ...
+
+// Convolution geometry (ONNX Conv): strides, pads (top, left, bottom, right), dilations,
+// groups.
+struct Conv2dAttrs {
+  uint32_t stride_h = 1, stride_w = 1;
+  uint32_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  uint32_t dilation_h = 1, dilation_w = 1;
+  uint32_t groups = 1;
+};
+
+// Pooling geometry (ONNX MaxPool / AveragePool): kernel, strides, pads, ceil_mode (output
+// size rounded up, a last window starting inside the input or its top/left padding),
+// count_include_pad (AveragePool: divide by the window's size including padding).
+struct Pool2dAttrs {
+  uint32_t kernel_h = 1, kernel_w = 1;
+  uint32_t stride_h = 1, stride_w = 1;
+  uint32_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  bool ceil_mode = false;
+  bool count_include_pad = false;
+};
+
+// Element-wise ops with numpy broadcasting (binary) and one operand (unary, with up to two
+// float parameters: leaky_relu's alpha; clip's min and max).
+enum class BinaryOp : uint32_t { kAdd = 0, kSub = 1, kMul = 2, kDiv = 3 };
+enum class UnaryOp : uint32_t { kLeakyRelu = 0, kSigmoid = 1, kTanh = 2, kClip = 3 };
+const char* binary_op_name(BinaryOp op);  // "add", ...
+const char* unary_op_name(UnaryOp op);    // "leaky_relu", ...
 
 struct Op {
   OpKind kind = OpKind::kInput;
@@ -58,6 +87,11 @@ struct Op {
   // sgd_momentum: the momentum, the initial learning rate and the steps of its linear decay.
   float momentum = 0, lr0 = 0;
   uint32_t total_steps = 0;
+  // N-D ops: integer attributes (reshape/transpose: the shape or permutation; concat: the
+  // axis; conv2d, pools: their Attrs as words in declaration order; binary, unary: the op
+  // code) and float ones (unary: p0, p1; lrn: alpha, beta, bias with the size in attrs).
+  std::vector<uint32_t> attrs = {};
+  std::vector<float> fattrs = {};
 };
 
 struct ValueInfo {
@@ -85,6 +119,29 @@ class OpGraph {
   Value softmax(Value x, std::string name = "");
   // Index of each row's largest element: f32 [m,n] -> u32 [m].
   Value argmax(Value x, std::string name = "");
+  // ---- N-D and CNN ops (NCHW; compiler/opgraph/src/ops/, one file each)
+  // The same elements (any dtype) in another shape of equal element count.
+  Value reshape(Value x, std::vector<uint32_t> shape, std::string name = "");
+  // Dimensions permuted: result dim i = x's dim perm[i].
+  Value transpose(Value x, std::vector<uint32_t> perm, std::string name = "");
+  // Tensors of one dtype and rank joined along `axis` (other dims equal).
+  Value concat(std::vector<Value> xs, uint32_t axis, std::string name = "");
+  // 2-D convolution: x f32[N,C,H,W], w f32[M,C/groups,kh,kw] (a constant or parameter),
+  // b f32[M] (constant or parameter) or an invalid Value for none -> f32[N,M,OH,OW].
+  Value conv2d(Value x, Value w, Value b, const Conv2dAttrs& a, std::string name = "");
+  // Pooling over H and W of f32[N,C,H,W].
+  Value max_pool2d(Value x, const Pool2dAttrs& a, std::string name = "");
+  Value avg_pool2d(Value x, const Pool2dAttrs& a, std::string name = "");
+  // Average over all of H and W: f32[N,C,H,W] -> f32[N,C,1,1] (an avg_pool2d).
+  Value global_avg_pool(Value x, std::string name = "");
+  // Local response normalisation across channels (ONNX LRN) of f32[N,C,H,W]:
+  // y = x / (bias + alpha / size * sum of x^2 over the `size` nearest channels)^beta.
+  Value lrn(Value x, uint32_t size, float alpha, float beta, float bias, std::string name = "");
+  // a OP b with numpy broadcasting, f32.
+  Value binary(BinaryOp op, Value a, Value b, std::string name = "");
+  // OP(x), f32; p0, p1 as UnaryOp says.
+  Value unary(UnaryOp op, Value x, float p0 = 0, float p1 = 0, std::string name = "");
+
   // A host stream out, read after all ops.
   void output(std::string name, Value v);
 
@@ -131,6 +188,15 @@ class OpGraph {
   std::vector<ValueInfo> values_;
   std::vector<std::vector<float>> data_;  // per value; constants only
 };
+
+// The output size of a window op along one axis: floor (or ceil) of
+// (in + pads - dilation * (kernel - 1) - 1) / stride + 1; ceil mode drops a last window that
+// would start in the bottom/right padding. 0 if no window fits.
+uint32_t window_output_size(uint32_t in, uint32_t kernel, uint32_t stride, uint32_t pad_begin, uint32_t pad_end,
+                            uint32_t dilation, bool ceil_mode);
+// The attrs of a conv2d / pool op, decoded from Op::attrs.
+Conv2dAttrs conv2d_attrs(const Op& op);
+Pool2dAttrs pool2d_attrs(const Op& op);
 
 // "f32[40,128]"
 std::string type_string(DType dtype, const std::vector<uint32_t>& shape);

@@ -1,0 +1,103 @@
+// conv2d: x f32[N,C,H,W] * w f32[M,C/groups,kh,kw] + b f32[M] -> f32[N,M,OH,OW], ONNX Conv's
+// geometry (Conv2dAttrs). Lowered by the window planner (ops/window.h): images x output
+// channel blocks x output row blocks over the tiles, input windows with their halo copied.
+#include "op_def.h"
+#include "window_attrs.h"
+
+namespace tessera::opgraph {
+
+Value OpGraph::conv2d(Value x, Value w, Value b, const Conv2dAttrs& a, std::string name) {
+  const std::string at = detail::op_who("conv2d", name);
+  operand(x, "conv2d", name);
+  const ValueInfo& ix = detail::image_operand(*this, x, at);
+  const ValueInfo& iw = operand(w, "conv2d", name);
+  if (iw.dtype != DType::kF32 || iw.shape.size() != 4)
+    throw OpGraphError(at + ": weights " + type_string(iw.dtype, iw.shape) + ": need f32[M,C/groups,kh,kw]");
+  const OpKind wk = ops_[iw.op].kind;
+  if (wk != OpKind::kConstant && wk != OpKind::kParameter)
+    throw OpGraphError(at + ": the weights must be a constant or a parameter");
+  const uint32_t c = ix.shape[1], m = iw.shape[0];
+  if (a.groups == 0 || c % a.groups || m % a.groups || iw.shape[1] != c / a.groups)
+    throw OpGraphError(at + ": " + type_string(ix.dtype, ix.shape) + " with weights " + type_string(iw.dtype, iw.shape) +
+                       " and " + std::to_string(a.groups) + " groups: channels do not match");
+  if (a.stride_h == 0 || a.stride_w == 0 || a.dilation_h == 0 || a.dilation_w == 0 || iw.shape[2] == 0 ||
+      iw.shape[3] == 0)
+    throw OpGraphError(at + ": strides, dilations and the kernel must be at least 1");
+  std::vector<Value> operands{x, w};
+  if (b.valid()) {
+    const ValueInfo& ib = operand(b, "conv2d", name);
+    if (ib.dtype != DType::kF32 || ib.shape != std::vector<uint32_t>{m})
+      throw OpGraphError(at + ": bias " + type_string(ib.dtype, ib.shape) + ": needs f32[" + std::to_string(m) + "]");
+    const OpKind bk = ops_[ib.op].kind;
+    if (bk != OpKind::kConstant && bk != OpKind::kParameter)
+      throw OpGraphError(at + ": the bias must be a constant or a parameter");
+    operands.push_back(b);
+  }
+  const uint32_t oh = window_output_size(ix.shape[2], iw.shape[2], a.stride_h, a.pad_top, a.pad_bottom, a.dilation_h, false);
+  const uint32_t ow = window_output_size(ix.shape[3], iw.shape[3], a.stride_w, a.pad_left, a.pad_right, a.dilation_w, false);
+  if (oh == 0 || ow == 0)
+    throw OpGraphError(at + ": the kernel " + detail::shape_str(iw.shape) + " does not fit the padded input " +
+                       type_string(ix.dtype, ix.shape));
+  const Value r = add_op(OpKind::kConv2d, std::move(name), std::move(operands), DType::kF32, {ix.shape[0], m, oh, ow});
+  ops_.back().attrs = detail::encode(a);
+  return r;
+}
+
+namespace detail {
+namespace {
+
+void eval(EvalContext& c, const Op& op) {
+  const ops::WindowGeometry g = geometry(c.og, op);
+  const std::vector<float> x = c.f32(op.operands[0]), w = c.f32(op.operands[1]);
+  const std::vector<float> b = op.operands.size() > 2 ? c.f32(op.operands[2]) : std::vector<float>(g.c_out, 0.0f);
+  const uint32_t n = c.shape(op.operands[0])[0], cg = g.c_in / g.groups, mg = g.c_out / g.groups;
+  std::vector<float> y(size_t(n) * g.c_out * g.oh * g.ow);
+  size_t at = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    for (uint32_t m = 0; m < g.c_out; ++m)
+      for (uint32_t oy = 0; oy < g.oh; ++oy)
+        for (uint32_t ox = 0; ox < g.ow; ++ox) {
+          float acc = 0;
+          for (uint32_t ci = 0; ci < cg; ++ci) {
+            const uint32_t cx = m / mg * cg + ci;
+            for (uint32_t ky = 0; ky < g.kh; ++ky) {
+              const int64_t iy = int64_t(oy) * g.sh + int64_t(ky) * g.dh - g.pt;
+              if (iy < 0 || iy >= g.h) continue;
+              for (uint32_t kx = 0; kx < g.kw; ++kx) {
+                const int64_t ix = int64_t(ox) * g.sw + int64_t(kx) * g.dw - g.pl;
+                if (ix < 0 || ix >= g.w) continue;
+                acc += x[((size_t(i) * g.c_in + cx) * g.h + iy) * g.w + ix] *
+                       w[((size_t(m) * cg + ci) * g.kh + ky) * g.kw + kx];
+              }
+            }
+          }
+          y[at++] = acc + b[m];
+        }
+  c.set(op, y);
+}
+
+void lower(LowerContext& c, const Op& op, graph::Program& body) {
+  const OpGraph& og = c.op_graph();
+  const ops::WindowGeometry geo = geometry(og, op);
+  const uint32_t batch = og.info(op.operands[0]).shape[0];
+  const std::string name = c.base(op) + ".conv";
+  const ops::WindowPlan plan =
+      ops::plan_window(ops::WindowKind::kConv2d, geo, batch, c.graph().target().tiles, c.cost(), c.budget(), name);
+  ops::ConvWeights wts;
+  const Value w = op.operands[1];
+  if (og.producer(w).kind == OpKind::kConstant) wts.w_values = og.constant_data(w);
+  else wts.w = c.mapped(w);
+  if (op.operands.size() > 2) {
+    const Value b = op.operands[2];
+    if (og.producer(b).kind == OpKind::kConstant) wts.b_values = og.constant_data(b);
+    else wts.b = c.mapped(b);
+  }
+  c.set_result(op, ops::conv2d(c.graph(), body, c.mapped(op.operands[0]), wts, geo, plan, name));
+}
+
+}  // namespace
+
+extern const OpDef kConv2dDef{OpKind::kConv2d, eval, lower};
+
+}  // namespace detail
+}  // namespace tessera::opgraph

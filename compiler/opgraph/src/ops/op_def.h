@@ -1,0 +1,63 @@
+// The op registry: what each N-D op knows about itself, one file per op in this folder.
+//
+// An op file (e.g. conv2d.cpp) holds the OpGraph method that adds the op (shape and dtype
+// inference, errors naming the op), its reference evaluation (eval.h's interpreter) and its
+// lowering into the vertex graph (lower.h), and exports one OpDef. registry.cpp lists the
+// OpDefs; adding an op touches its file, that list, its codelet and its test
+// (docs/compiler.md, "How to add an op").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tessera/graph/graph.h"
+#include "tessera/opgraph/eval.h"
+#include "tessera/opgraph/opgraph.h"
+#include "tessera/ops/cost_model.h"
+
+namespace tessera::opgraph::detail {
+
+// What an op's reference evaluation sees: its operands' words and a place for its result.
+struct EvalContext {
+  const OpGraph& og;
+  std::vector<Words>& vals;  // by value id
+  std::vector<float> f32(Value v) const { return to_floats(vals[v.id]); }
+  const std::vector<uint32_t>& shape(Value v) const { return og.info(v).shape; }
+  void set(const Op& op, const std::vector<float>& r) { vals[op.result.id] = to_words(r); }
+};
+
+// What an op's lowering sees: the vertex graph, its operands' tensors, and the budget.
+class LowerContext {
+ public:
+  virtual ~LowerContext() = default;
+  virtual graph::Graph& graph() = 0;
+  virtual const OpGraph& op_graph() = 0;
+  virtual const ops::CostModel& cost() = 0;
+  virtual double budget() = 0;  // bytes one op may use per tile
+  // The operand's tensor, mapped somewhere (constants and parameters placed linearly if
+  // nothing placed them yet).
+  virtual graph::Tensor mapped(Value v) = 0;
+  // The operand's tensor where an in-place op may overwrite it (its own if this is its only
+  // use and it is not a weight, else a copy with the same mapping).
+  virtual graph::Tensor writable(Value v, graph::Program& body, const std::string& name) = 0;
+  virtual bool is_weight(Value v) = 0;
+  virtual void set_result(const Op& op, const graph::Tensor& t) = 0;
+  // The prefix of the op's compute sets and tensors: its layer name, or "op<id>".
+  virtual std::string base(const Op& op) = 0;
+};
+
+struct OpDef {
+  OpKind kind;
+  void (*eval)(EvalContext& c, const Op& op);
+  void (*lower)(LowerContext& c, const Op& op, graph::Program& body);
+};
+
+// The registered op of this kind, or nullptr (the ops still handled in eval.cpp/lower.cpp).
+const OpDef* find_op_def(OpKind kind);
+
+// "conv2d 'conv1'" or "conv2d"
+std::string op_who(const char* op, const std::string& name);
+std::string shape_str(const std::vector<uint32_t>& shape);
+uint64_t elements(const std::vector<uint32_t>& shape);
+
+}  // namespace tessera::opgraph::detail

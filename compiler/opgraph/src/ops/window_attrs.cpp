@@ -1,0 +1,73 @@
+#include "window_attrs.h"
+
+#include "op_def.h"
+
+namespace tessera::opgraph {
+
+uint32_t window_output_size(uint32_t in, uint32_t kernel, uint32_t stride, uint32_t pad_begin, uint32_t pad_end,
+                            uint32_t dilation, bool ceil_mode) {
+  const uint64_t padded = uint64_t(in) + pad_begin + pad_end, span = uint64_t(dilation) * (kernel - 1) + 1;
+  if (stride == 0 || kernel == 0 || padded < span) return 0;
+  uint64_t out = (padded - span + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+  // Ceil mode: the last window must start inside the input or its top/left padding.
+  if (ceil_mode && (out - 1) * stride >= uint64_t(in) + pad_begin) --out;
+  return static_cast<uint32_t>(out);
+}
+
+Conv2dAttrs conv2d_attrs(const Op& op) {
+  const std::vector<uint32_t>& w = op.attrs;
+  if (op.kind != OpKind::kConv2d || w.size() != 9) throw OpGraphError("conv2d_attrs: not a conv2d op");
+  return {w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]};
+}
+
+Pool2dAttrs pool2d_attrs(const Op& op) {
+  const std::vector<uint32_t>& w = op.attrs;
+  if ((op.kind != OpKind::kMaxPool2d && op.kind != OpKind::kAvgPool2d) || w.size() != 10)
+    throw OpGraphError("pool2d_attrs: not a pool op");
+  return {w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8] != 0, w[9] != 0};
+}
+
+namespace detail {
+
+std::vector<uint32_t> encode(const Conv2dAttrs& a) {
+  return {a.stride_h, a.stride_w, a.pad_top, a.pad_left, a.pad_bottom, a.pad_right, a.dilation_h, a.dilation_w,
+          a.groups};
+}
+
+std::vector<uint32_t> encode(const Pool2dAttrs& a) {
+  return {a.kernel_h, a.kernel_w, a.stride_h, a.stride_w, a.pad_top, a.pad_left, a.pad_bottom, a.pad_right,
+          a.ceil_mode ? 1u : 0u, a.count_include_pad ? 1u : 0u};
+}
+
+const ValueInfo& image_operand(const OpGraph& og, Value x, const std::string& what) {
+  const ValueInfo& ix = og.info(x);
+  if (ix.dtype != DType::kF32 || ix.shape.size() != 4)
+    throw OpGraphError(what + ": " + type_string(ix.dtype, ix.shape) + ": needs f32[N,C,H,W]");
+  return ix;
+}
+
+ops::WindowGeometry geometry(const OpGraph& og, const Op& op) {
+  const std::vector<uint32_t>& xs = og.info(op.operands[0]).shape;
+  const std::vector<uint32_t>& ys = og.info(op.result).shape;
+  ops::WindowGeometry g;
+  g.c_in = xs[1], g.h = xs[2], g.w = xs[3];
+  g.c_out = ys[1], g.oh = ys[2], g.ow = ys[3];
+  if (op.kind == OpKind::kConv2d) {
+    const Conv2dAttrs a = conv2d_attrs(op);
+    const std::vector<uint32_t>& ws = og.info(op.operands[1]).shape;
+    g.kh = ws[2], g.kw = ws[3], g.sh = a.stride_h, g.sw = a.stride_w;
+    g.pt = a.pad_top, g.pl = a.pad_left, g.pb = a.pad_bottom, g.pr = a.pad_right;
+    g.dh = a.dilation_h, g.dw = a.dilation_w, g.groups = a.groups;
+  } else if (op.kind == OpKind::kMaxPool2d || op.kind == OpKind::kAvgPool2d) {
+    const Pool2dAttrs a = pool2d_attrs(op);
+    g.kh = a.kernel_h, g.kw = a.kernel_w, g.sh = a.stride_h, g.sw = a.stride_w;
+    g.pt = a.pad_top, g.pl = a.pad_left, g.pb = a.pad_bottom, g.pr = a.pad_right;
+    g.groups = g.c_in;
+  } else {
+    g.groups = 1;  // lrn: all channels together
+  }
+  return g;
+}
+
+}  // namespace detail
+}  // namespace tessera::opgraph

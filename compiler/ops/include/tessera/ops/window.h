@@ -1,0 +1,68 @@
+// Window ops over NCHW images, lowered onto tiles: conv2d, max and average pooling, LRN.
+//
+// The planner (plan_window) splits the output [N, M, OH, OW] over tiles by images (pn
+// parts), output channels (pc blocks) and output rows (ps blocks), exhaustively over
+// pn * pc * ps <= tiles, for the least estimated cycles (the codelet's a + b * work, plus
+// the exchange of the input windows and weights, by the cost model) among the plans whose
+// bytes per tile fit the budget. Each tile's share is one (images, channel block, row
+// block); its input window (the rows its output rows read, with the halo) is copied onto
+// the tile (a Copy per channel when the rows are partial, so each vertex reads one
+// contiguous block); its vertices write the output where the plan maps it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/graph/graph.h"
+#include "tessera/ops/cost_model.h"
+
+namespace tessera::ops {
+
+// One image's geometry. For a conv2d, groups as ONNX's (c_in and c_out divisible by it);
+// pools and LRN have c_out = c_in and work per channel.
+struct WindowGeometry {
+  uint32_t c_in = 1, h = 1, w = 1;
+  uint32_t c_out = 1, oh = 1, ow = 1;
+  uint32_t kh = 1, kw = 1, sh = 1, sw = 1;
+  uint32_t pt = 0, pl = 0, pb = 0, pr = 0;
+  uint32_t dh = 1, dw = 1;
+  uint32_t groups = 1;
+};
+
+enum class WindowKind { kConv2d, kMaxPool, kAvgPool, kLrn };
+
+struct WindowPlan {
+  uint32_t pn = 1, pc = 1, ps = 1;  // parts over images, output channels, output rows
+  double cycles = 0;                // estimated
+  uint64_t bytes = 0;               // per tile, the fullest
+};
+
+// The plan for `batch` images; throws GraphError naming `name` if no plan fits `budget`
+// bytes per tile (with the smallest plan's bytes).
+WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles,
+                       const CostModel& cost, double budget, const std::string& name);
+
+// The weights of a conv2d: constant data (baked onto the tiles that use each block) or a
+// tensor (a parameter, copied to the tiles that use it).
+struct ConvWeights {
+  graph::Tensor w, b;                 // tensors, or
+  std::vector<float> w_values, b_values;  // constant data; b empty: no bias (zeros)
+};
+
+// y [N, M, OH, OW] = conv2d(x [N, C, H, W]), new tensor mapped by the plan.
+graph::Tensor conv2d(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const ConvWeights& wts,
+                     const WindowGeometry& geo, const WindowPlan& plan, const std::string& name);
+
+// Pools: y [N, C, OH, OW]. count_include_pad for the average pool.
+graph::Tensor max_pool2d(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const WindowGeometry& geo,
+                         const WindowPlan& plan, const std::string& name);
+graph::Tensor avg_pool2d(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const WindowGeometry& geo,
+                         bool count_include_pad, const WindowPlan& plan, const std::string& name);
+
+// ONNX LRN across channels: each vertex takes whole images' channels at its rows
+// (plan.pc must be 1).
+graph::Tensor lrn(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const WindowGeometry& geo,
+                  uint32_t size, float alpha, float beta, float bias, const WindowPlan& plan, const std::string& name);
+
+}  // namespace tessera::ops

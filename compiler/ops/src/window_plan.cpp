@@ -1,0 +1,84 @@
+// The window ops' planner (window.h): images x channel blocks x row blocks over the tiles.
+#include <limits>
+
+#include "tessera/ops/window.h"
+
+namespace tessera::ops {
+
+namespace {
+
+uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+struct Share {
+  uint64_t bytes = 0;
+  double cycles = 0;
+};
+
+// The busiest tile's share of a plan: bytes it holds and cycles it spends.
+Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, const CostModel& cost, uint32_t pn,
+               uint32_t pc, uint32_t ps) {
+  const uint32_t imgs = ceil_div(batch, pn), ch = ceil_div(geo.c_out, pc), rows = ceil_div(geo.oh, ps);
+  const bool conv = kind == WindowKind::kConv2d;
+  const uint32_t cg = conv ? geo.c_in / geo.groups : 1, mg = conv ? geo.c_out / geo.groups : 1;
+  // Input channels a block of `ch` output channels reads (a block may straddle groups).
+  const uint64_t cin = conv ? (geo.groups == 1 ? geo.c_in : std::min<uint64_t>(geo.c_in, (ceil_div(ch, mg) + 1) * uint64_t(cg)))
+                            : ch;
+  const uint64_t win = std::min<uint64_t>(geo.h, uint64_t(rows - 1) * geo.sh + uint64_t(geo.kh - 1) * geo.dh + 1);
+  const uint64_t x_words = imgs * cin * win * geo.w;
+  const uint64_t y_words = uint64_t(imgs) * ch * rows * geo.ow;
+  const uint64_t w_words = conv ? uint64_t(ch) * cg * geo.kh * geo.kw + ch : 0;
+  Share s;
+  s.bytes = 4 * (x_words + y_words + w_words);
+  // Vertices: one per image and group (or channel block) with whole rows, else one per
+  // image and output channel.
+  const uint64_t groups_spanned = conv ? std::min<uint64_t>(geo.groups, ceil_div(ch, mg) + 1) : 1;
+  const uint64_t vertices = rows == geo.oh ? imgs * groups_spanned : uint64_t(imgs) * ch;
+  double work = 0;
+  LinearCost lc = cost.elementwise;
+  switch (kind) {
+    case WindowKind::kConv2d:
+      work = double(y_words) * cg * geo.kh * geo.kw;  // multiply-adds
+      lc = cost.matmul;  // the same fma chain per output (until conv2d has its own figure)
+      break;
+    case WindowKind::kMaxPool:
+    case WindowKind::kAvgPool:
+      work = double(y_words) * geo.kh * geo.kw;
+      break;
+    case WindowKind::kLrn:
+      work = double(y_words) * 8;  // a power per element
+      break;
+  }
+  s.cycles = double(vertices) * lc.a + lc.b * work + cost.exchange(double(x_words)) + cost.superstep;
+  return s;
+}
+
+}  // namespace
+
+WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles,
+                       const CostModel& cost, double budget, const std::string& name) {
+  WindowPlan best;
+  best.cycles = std::numeric_limits<double>::infinity();
+  uint64_t smallest = std::numeric_limits<uint64_t>::max();
+  const bool whole_images = kind == WindowKind::kLrn;
+  for (uint32_t pn = 1; pn <= std::min(batch, tiles); ++pn) {
+    if (pn > 1 && ceil_div(batch, pn) == ceil_div(batch, pn - 1)) continue;  // the same busiest share
+    for (uint32_t pc = 1; pc <= (whole_images ? 1 : std::min(geo.c_out, tiles / pn)); ++pc) {
+      if (pc > 1 && ceil_div(geo.c_out, pc) == ceil_div(geo.c_out, pc - 1)) continue;
+      for (uint32_t ps = 1; ps <= (whole_images ? 1 : std::min(geo.oh, tiles / (pn * pc))); ++ps) {
+        if (ps > 1 && ceil_div(geo.oh, ps) == ceil_div(geo.oh, ps - 1)) continue;
+        const Share s = share_of(kind, geo, batch, cost, pn, pc, ps);
+        smallest = std::min(smallest, s.bytes);
+        if (double(s.bytes) > budget) continue;
+        if (s.cycles < best.cycles) best = {pn, pc, ps, s.cycles, s.bytes};
+      }
+    }
+  }
+  if (best.cycles == std::numeric_limits<double>::infinity())
+    throw graph::GraphError("'" + name + "': no split over " + std::to_string(tiles) + " tiles fits: the smallest share needs " +
+                            std::to_string(smallest) + " bytes on a tile, the budget is " +
+                            std::to_string(static_cast<uint64_t>(budget)) +
+                            " (a target with more SRAM or tiles, or a smaller batch)");
+  return best;
+}
+
+}  // namespace tessera::ops
