@@ -1,5 +1,6 @@
 // `tessera run`: read the executable, make the device, load, connect --input/--output to
 // streams or tensors, run one program, write the outputs and the report.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <stdexcept>
 
 #include "cli.h"
+#include "stream_files.h"
 #include "tessera/arch/targets.h"
 #include "tessera/data/dataset.h"
 #include "tessera/emu/machine.h"
@@ -135,10 +137,15 @@ int run(const RunArgs& a) {
     if (const exe::Stream* s = e.find_stream(name)) {
       if (s->direction != exe::StreamDirection::kHostToDevice)
         throw std::runtime_error("--input " + name + ": stream '" + name + "' is device-to-host; use --output");
-      engine.connect_stream(name, std::span(buffers.emplace_back(read_bytes(file))));
+      uint64_t transfers = 0;
+      for (uint32_t i : program->streams) transfers += e.streams.at(i).name == name;
+      engine.connect_stream(name, std::span(buffers.emplace_back(
+                                      is_npy(file) ? read_npy_input(file, name, s->dtype, s->shape, std::max<uint64_t>(transfers, 1))
+                                                   : read_bytes(file))));
       connected.insert(name);
     } else if (e.find_tensor(name)) {
-      const std::vector<std::byte> data = read_bytes(file);
+      const exe::Tensor* t = e.find_tensor(name);
+      const std::vector<std::byte> data = is_npy(file) ? read_npy_input(file, name, t->dtype, t->shape, 1) : read_bytes(file);
       engine.write_tensor(name, std::span<const std::byte>(data));
     } else {
       throw std::runtime_error("--input " + name + ": no stream or tensor of that name in " + a.model);
@@ -206,8 +213,16 @@ int run(const RunArgs& a) {
       std::printf("agreement with the reference predictions: %u/%zu (%.2f%%)\n", same, p.size(), 100.0 * same / p.size());
     }
   }
-  for (const auto& [nf, data] : stream_outputs) write_bytes(nf.file, data);
-  for (const NameFile& nf : tensor_outputs) write_bytes(nf.file, engine.read_tensor(nf.name));
+  for (const auto& [nf, data] : stream_outputs) {
+    const exe::Stream& s = *e.find_stream(nf.name);
+    if (is_npy(nf.file)) write_npy_output(nf.file, s.dtype, s.shape, data.size() / std::max<uint64_t>(exe::transfer_bytes(s), 1), data);
+    else write_bytes(nf.file, data);
+  }
+  for (const NameFile& nf : tensor_outputs) {
+    const exe::Tensor& t = *e.find_tensor(nf.name);
+    if (is_npy(nf.file)) write_npy_output(nf.file, t.dtype, t.shape, 1, engine.read_tensor(nf.name));
+    else write_bytes(nf.file, engine.read_tensor(nf.name));
+  }
   if (!a.report.empty()) engine.write_report_json(a.report);
   return 0;
 }
