@@ -54,6 +54,12 @@ const char* op_kind_name(OpKind k) {
     case OpKind::kLrn: return "lrn";
     case OpKind::kBinary: return "binary";
     case OpKind::kUnary: return "unary";
+    case OpKind::kConv2dGradInput: return "conv2d_grad_input";
+    case OpKind::kConv2dGradWeight: return "conv2d_grad_weight";
+    case OpKind::kChannelSum: return "channel_sum";
+    case OpKind::kMaxPool2dGrad: return "max_pool2d_grad";
+    case OpKind::kAvgPool2dGrad: return "avg_pool2d_grad";
+    case OpKind::kUnaryGrad: return "unary_grad";
   }
   return "?";
 }
