@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -45,6 +46,14 @@ struct Case {
     return r;
   }
   bool has(const std::string& k) const { return fields.count(k) != 0; }
+  const std::vector<std::string>& outputs() const { return fields.at("out"); }
+  // The streams the case feeds: its operands that are not weights.
+  std::vector<std::string> inputs() const {
+    std::vector<std::string> r;
+    for (const char* k : {"x", "b2", "dy"})
+      if (has(k)) r.push_back(k);
+    return r;
+  }
 };
 
 std::vector<float> read_f32(const fs::path& p) {
@@ -86,23 +95,52 @@ class CnnOps : public ::testing::Test {
 
   static std::vector<float> data(const Case& c, const std::string& k) { return read_f32(dir_ / (c.name + "." + k + ".f32")); }
 
-  // The case as an op graph: input "x" (and "b2"), weights as constants, output "y".
+  static opgraph::Conv2dAttrs conv_attrs(const Case& c) {
+    const std::vector<uint32_t> s = c.dims("stride"), p = c.dims("pads"), d = c.dims("dil");
+    return {s[0], s[1], p[0], p[1], p[2], p[3], d[0], d[1], c.dims("groups")[0]};
+  }
+  static opgraph::Pool2dAttrs pool_attrs(const Case& c) {
+    const std::vector<uint32_t> k = c.dims("kernel"), s = c.dims("stride"), p = c.dims("pads");
+    return {k[0], k[1], s[0], s[1], p[0], p[1], p[2], p[3], c.dims("ceil")[0] != 0, c.dims("include_pad")[0] != 0};
+  }
+  static opgraph::UnaryOp unary_op(const std::string& op) {
+    return op.rfind("leaky_relu", 0) == 0 ? opgraph::UnaryOp::kLeakyRelu
+           : op.rfind("sigmoid", 0) == 0  ? opgraph::UnaryOp::kSigmoid
+           : op.rfind("tanh", 0) == 0     ? opgraph::UnaryOp::kTanh
+                                          : opgraph::UnaryOp::kClip;
+  }
+
+  // The case as an op graph: inputs "x" (and "b2", "dy"), weights as constants, outputs as
+  // the case lists them ("y", or the gradients "dx", "dw", "db").
   static void build(const Case& c, OpGraph& og) {
     const Value x = og.input("x", DType::kF32, c.dims("x"));
-    Value b2;
+    Value b2, dy;
     if (c.has("b2")) b2 = og.input("b2", DType::kF32, c.dims("b2"));
+    if (c.has("dy")) dy = og.input("dy", DType::kF32, c.dims("dy"));
     Value y;
     const std::string& op = c.op;
-    if (op == "conv2d") {
-      const std::vector<uint32_t> s = c.dims("stride"), p = c.dims("pads"), d = c.dims("dil");
-      opgraph::Conv2dAttrs a{s[0], s[1], p[0], p[1], p[2], p[3], d[0], d[1], c.dims("groups")[0]};
+    std::map<std::string, Value> out;
+    if (op == "conv2d_grad") {
+      const Value w = og.constant("w", c.dims("w"), data(c, "w"));
+      out["dx"] = og.conv2d_grad_input(dy, w, conv_attrs(c), c.dims("x"), "conv");
+      out["dw"] = og.conv2d_grad_weight(x, dy, conv_attrs(c), c.dims("w"), "conv");
+      out["db"] = og.channel_sum(dy, "conv");
+    } else if (op == "max_pool2d_grad") {
+      out["dx"] = og.max_pool2d_grad(dy, x, pool_attrs(c), "pool");
+    } else if (op == "avg_pool2d_grad") {
+      out["dx"] = og.avg_pool2d_grad(dy, pool_attrs(c), c.dims("x"), "pool");
+    } else if (op.size() > 5 && op.substr(op.size() - 5) == "_grad") {
+      const opgraph::UnaryOp u = unary_op(op);
+      const std::vector<float> f = c.floats("f");
+      const Value v = u == opgraph::UnaryOp::kSigmoid || u == opgraph::UnaryOp::kTanh ? og.unary(u, x, f[0], f[1], "fwd") : x;
+      out["dx"] = og.unary_grad(u, dy, v, f[0], f[1], "act");
+    } else if (op == "conv2d") {
+      const opgraph::Conv2dAttrs a = conv_attrs(c);
       const Value w = og.constant("w", c.dims("w"), data(c, "w"));
       const Value b = c.has("b") ? og.constant("b", c.dims("b"), data(c, "b")) : Value{};
       y = og.conv2d(x, w, b, a, "conv");
     } else if (op == "max_pool2d" || op == "avg_pool2d") {
-      const std::vector<uint32_t> k = c.dims("kernel"), s = c.dims("stride"), p = c.dims("pads");
-      opgraph::Pool2dAttrs a{k[0], k[1], s[0], s[1], p[0], p[1], p[2], p[3], c.dims("ceil")[0] != 0,
-                             c.dims("include_pad")[0] != 0};
+      const opgraph::Pool2dAttrs a = pool_attrs(c);
       y = op == "max_pool2d" ? og.max_pool2d(x, a, "pool") : og.avg_pool2d(x, a, "pool");
     } else if (op == "global_avg_pool") {
       y = og.global_avg_pool(x, "gap");
@@ -114,8 +152,7 @@ class CnnOps : public ::testing::Test {
                                   : op == "mul" ? opgraph::BinaryOp::kMul : opgraph::BinaryOp::kDiv;
       y = og.binary(b, x, b2, op);
     } else if (op == "leaky_relu" || op == "sigmoid" || op == "tanh" || op == "clip") {
-      const opgraph::UnaryOp u = op == "leaky_relu" ? opgraph::UnaryOp::kLeakyRelu : op == "sigmoid" ? opgraph::UnaryOp::kSigmoid
-                                 : op == "tanh" ? opgraph::UnaryOp::kTanh : opgraph::UnaryOp::kClip;
+      const opgraph::UnaryOp u = unary_op(op);
       const std::vector<float> f = c.has("f") ? c.floats("f") : std::vector<float>{0, 0};
       y = og.unary(u, x, f[0], f[1], op);
     } else if (op == "transpose") {
@@ -125,8 +162,11 @@ class CnnOps : public ::testing::Test {
     } else {
       FAIL() << "unknown op " << op;
     }
-    ASSERT_EQ(og.info(y).shape, c.dims("y")) << c.name;
-    og.output("y", y);
+    if (y.valid()) out["y"] = y;
+    for (const std::string& name : c.outputs()) {
+      ASSERT_EQ(og.info(out.at(name)).shape, c.dims(name)) << c.name << " " << name;
+      og.output(name, out.at(name));
+    }
   }
 
   // Each element within 2e-5 of (1 + |torch's|).
@@ -144,8 +184,8 @@ class CnnOps : public ::testing::Test {
     return passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
   }
 
-  // Runs program "infer" of `e` on the emulator; returns stream y.
-  static std::vector<float> run(const exe::Executable& e, const Case& c, emu::Mode mode, size_t y_size) {
+  // Runs program "infer" of `e` on the emulator; returns the output streams, by name.
+  static std::map<std::string, std::vector<float>> run(const exe::Executable& e, const Case& c, emu::Mode mode) {
     emu::MachineOptions mo;
     mo.target = arch::find_target(e.target);
     mo.mode = mode;
@@ -153,15 +193,17 @@ class CnnOps : public ::testing::Test {
     m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
     runtime::Engine engine(m, e);
     engine.load();
-    std::vector<float> x = data(c, "x"), b2, y(y_size);
-    engine.connect_stream("x", std::span(x));
-    if (c.has("b2")) {
-      b2 = data(c, "b2");
-      engine.connect_stream("b2", std::span(b2));
+    std::map<std::string, std::vector<float>> in, out;
+    for (const std::string& name : c.inputs()) {
+      in[name] = data(c, name);
+      engine.connect_stream(name, std::span(in[name]));
     }
-    engine.connect_stream("y", std::span(y));
+    for (const std::string& name : c.outputs()) {
+      out[name].resize(data(c, name).size());
+      engine.connect_stream(name, std::span(out[name]));
+    }
     engine.run("infer", std::chrono::minutes(5));
-    return y;
+    return out;
   }
 
   static exe::Executable lower_and_compile(const OpGraph& og) {
@@ -181,30 +223,30 @@ TEST_F(CnnOps, InterpreterMatchesTorch) {
   for (const Case& c : cases_) {
     OpGraph og;
     build(c, og);
-    std::map<std::string, opgraph::Words> in{{"x", opgraph::to_words(data(c, "x"))}};
-    if (c.has("b2")) in["b2"] = opgraph::to_words(data(c, "b2"));
+    std::map<std::string, opgraph::Words> in;
+    for (const std::string& name : c.inputs()) in[name] = opgraph::to_words(data(c, name));
     const std::vector<opgraph::Words> v = opgraph::evaluate(og, in);
-    expect_close(opgraph::to_floats(v.at(og.ops()[og.ops().size() - 2].result.id)), data(c, "y"), c.name + " (interpreter)");
+    for (const opgraph::Op& op : og.ops())
+      if (op.kind == opgraph::OpKind::kOutput)
+        expect_close(opgraph::to_floats(v.at(op.operands[0].id)), data(c, op.name), c.name + "." + op.name + " (interpreter)");
   }
 }
 
 TEST_F(CnnOps, LoweredOnTheEmulatorMatchesTorch) {
   const std::set<std::string> iss = {"conv_stride_pad", "conv_depthwise", "max_3x3s2p1", "avg_pad_incl", "lrn5",
-                                     "add_channel", "sigmoid", "transpose", "concat_c"};
+                                     "add_channel", "sigmoid", "transpose", "concat_c", "conv_grad_stride",
+                                     "max_grad_overlap", "avg_grad_ceil", "tanh_grad"};
   for (const Case& c : cases_) {
     OpGraph og;
     build(c, og);
     const exe::Executable e = lower_and_compile(og);
-    const std::vector<float> want = data(c, "y");
-    const std::vector<float> native = run(e, c, emu::Mode::kNative, want.size());
-    expect_close(native, want, c.name + " (native)");
+    const auto native = run(e, c, emu::Mode::kNative);
+    for (const auto& [name, got] : native) expect_close(got, data(c, name), c.name + "." + name + " (native)");
     if (iss.count(c.name)) {
-      const std::vector<float> is = run(e, c, emu::Mode::kIss, want.size());
-      EXPECT_EQ(std::vector<uint32_t>(reinterpret_cast<const uint32_t*>(is.data()),
-                                      reinterpret_cast<const uint32_t*>(is.data()) + is.size()),
-                std::vector<uint32_t>(reinterpret_cast<const uint32_t*>(native.data()),
-                                      reinterpret_cast<const uint32_t*>(native.data()) + native.size()))
-          << c.name << ": ISS and native differ";
+      for (const auto& [name, got] : run(e, c, emu::Mode::kIss)) {
+        const std::vector<float>& nat = native.at(name);
+        EXPECT_EQ(0, std::memcmp(got.data(), nat.data(), got.size() * 4)) << c.name << "." << name << ": ISS and native differ";
+      }
     }
   }
 }
@@ -214,7 +256,7 @@ TEST_F(CnnOps, LoweredOnTheEmulatorMatchesTorch) {
 TEST_F(CnnOps, ForcedSplitsMatchTorch) {
   const std::vector<ops::WindowPlan> plans = {{1, 1, 3, 0, 0}, {2, 2, 2, 0, 0}, {1, 3, 4, 0, 0}};
   for (const Case& c : cases_) {
-    if (c.op != "conv2d" && c.op != "max_pool2d" && c.op != "avg_pool2d") continue;
+    if (c.op != "conv2d" && c.op != "max_pool2d" && c.op != "avg_pool2d") continue;  // forward window ops
     OpGraph og;
     build(c, og);
     const opgraph::Op& op = og.ops()[og.ops().size() - 2];
@@ -252,7 +294,7 @@ TEST_F(CnnOps, ForcedSplitsMatchTorch) {
       g.add_program("infer", body);
       const exe::Executable e = passes::compile(g, co);
       const std::vector<float> want = data(c, "y");
-      expect_close(run(e, c, emu::Mode::kNative, want.size()), want,
+      expect_close(run(e, c, emu::Mode::kNative).at("y"), want,
                    c.name + " plan " + std::to_string(p.pn) + "x" + std::to_string(p.pc) + "x" + std::to_string(p.ps));
     }
   }

@@ -25,13 +25,17 @@ def rand(*shape):
     return torch.rand(*shape, generator=g, dtype=torch.float32) * 2 - 1
 
 
-def emit(name, op, tensors, attrs, y):
-    for k, t in tensors.items():
+def emit(name, op, tensors, attrs, y, outputs=None):
+    """outputs: more results by name (gradient cases: dx, dw, db), written as NAME.<k>.f32
+    and listed in out=..."""
+    outputs = dict(outputs or {})
+    if y is not None:
+        outputs = {"y": y, **outputs}
+    for k, t in list(tensors.items()) + list(outputs.items()):
         t.detach().numpy().astype("<f4").tofile(os.path.join(d, f"{name}.{k}.f32"))
-    y.detach().numpy().astype("<f4").tofile(os.path.join(d, f"{name}.y.f32"))
-    fields = [f"{k}={','.join(str(s) for s in t.shape)}" for k, t in tensors.items()]
+    fields = [f"{k}={','.join(str(s) for s in t.shape)}" for k, t in list(tensors.items()) + list(outputs.items())]
     fields += [f"{k}={','.join(str(v) for v in vs)}" for k, vs in attrs.items()]
-    fields.append(f"y={','.join(str(s) for s in y.shape)}")
+    fields.append(f"out={','.join(outputs)}")
     lines.append(" ".join([name, op] + fields))
 
 
@@ -93,6 +97,55 @@ x = rand(2, 3, 4, 5)
 emit("transpose", "transpose", {"x": x}, {"perm": [0, 2, 3, 1]}, x.permute(0, 2, 3, 1))
 x, b = rand(2, 3, 4, 4), rand(2, 5, 4, 4)
 emit("concat_c", "concat", {"x": x, "b2": b}, {"axis": [1]}, torch.cat([x, b], 1))
+
+
+
+# Gradients: PyTorch's autograd of the forward op given an upstream gradient dy.
+def conv_grad(name, n, c, h, w, m, kh, kw, stride=(1, 1), pads=(0, 0, 0, 0), dil=(1, 1), groups=1):
+    x = rand(n, c, h, w).requires_grad_(True)
+    wt = rand(m, c // groups, kh, kw).requires_grad_(True)
+    b = rand(m).requires_grad_(True)
+    t, l, bo, r = pads
+    y = F.conv2d(F.pad(x, (l, r, t, bo)), wt, b, stride=stride, dilation=dil, groups=groups)
+    dy = rand(*y.shape)
+    y.backward(dy)
+    emit(name, "conv2d_grad", {"x": x, "w": wt, "dy": dy},
+         {"stride": stride, "pads": pads, "dil": dil, "groups": [groups]}, None,
+         {"dx": x.grad, "dw": wt.grad, "db": b.grad})
+
+
+def pool_grad(name, kind, n, c, h, w, k, stride, pad=(0, 0), ceil=False, include_pad=False):
+    x = rand(n, c, h, w).requires_grad_(True)
+    if kind == "max_pool2d":
+        y = F.max_pool2d(x, k, stride, pad, ceil_mode=ceil)
+    else:
+        y = F.avg_pool2d(x, k, stride, pad, ceil_mode=ceil, count_include_pad=include_pad)
+    dy = rand(*y.shape)
+    y.backward(dy)
+    emit(name, kind + "_grad", {"x": x, "dy": dy}, {"kernel": k, "stride": stride, "pads": (pad[0], pad[1], pad[0], pad[1]),
+         "ceil": [int(ceil)], "include_pad": [int(include_pad)]}, None, {"dx": x.grad})
+
+
+def unary_grad(name, op, f, p=(0, 0)):
+    x = (rand(2, 3, 5, 5) * 4).requires_grad_(True)
+    y = f(x)
+    dy = rand(*y.shape)
+    y.backward(dy)
+    emit(name, op + "_grad", {"x": x, "dy": dy}, {"f": p}, None, {"dx": x.grad})
+
+
+conv_grad("conv_grad_lenet", 4, 1, 12, 12, 6, 5, 5, pads=(2, 2, 2, 2))
+conv_grad("conv_grad_stride", 2, 3, 11, 10, 5, 3, 3, stride=(2, 2), pads=(1, 1, 1, 1))
+conv_grad("conv_grad_dilated_groups", 3, 4, 9, 9, 6, 3, 3, pads=(2, 1, 2, 1), dil=(2, 1), groups=2)
+conv_grad("conv_grad_many", 5, 16, 5, 5, 40, 3, 3)
+pool_grad("max_grad_2x2", "max_pool2d", 2, 3, 8, 8, (2, 2), (2, 2))
+pool_grad("max_grad_overlap", "max_pool2d", 2, 4, 9, 9, (3, 3), (2, 2), pad=(1, 1))
+pool_grad("avg_grad_incl", "avg_pool2d", 2, 3, 9, 9, (3, 3), (2, 2), pad=(1, 1), include_pad=True)
+pool_grad("avg_grad_ceil", "avg_pool2d", 1, 2, 7, 8, (2, 3), (2, 2), ceil=True)
+unary_grad("leaky_grad", "leaky_relu", lambda x: F.leaky_relu(x, 0.1), (0.1, 0))
+unary_grad("sigmoid_grad", "sigmoid", torch.sigmoid)
+unary_grad("tanh_grad", "tanh", torch.tanh)
+unary_grad("clip_grad", "clip", lambda x: torch.clamp(x, -0.5, 1.5), (-0.5, 1.5))
 
 with open(os.path.join(d, "cases.txt"), "w") as f:
     f.write("\n".join(lines) + "\n")
