@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -193,6 +194,14 @@ class OpGraph {
   const std::vector<Op>& ops() const { return ops_; }
   const std::vector<ValueInfo>& values() const { return values_; }
   const Op& producer(Value v) const { return ops_.at(info(v).op); }
+
+  // Copies the ops of `src` (a model) into this graph, for building training and inference
+  // programs around an imported model: each input of src is replaced by the value
+  // `inputs` gives for its name (same dtype and shape), its constants become parameters
+  // (same names and data) if `as_parameters`, layer names get `prefix`, and its outputs are
+  // not copied. Returns, for each value of src (by id), its value here.
+  std::vector<Value> append(const OpGraph& src, const std::map<std::string, Value>& inputs, bool as_parameters,
+                            const std::string& prefix = "");
 
  private:
   Value add_op(OpKind kind, std::string name, std::vector<Value> operands, DType dtype, std::vector<uint32_t> shape);
