@@ -53,6 +53,7 @@ extern "C" void codelet_conv2d(uint32_t state_addr) {
           for (uint32_t ky = ry.lo; ky < ry.hi; ++ky) {
             const float* xr = xc + static_cast<uintptr_t>(iy0 + ky * dh) * wd;
             const float* wr = wc + ky * kw;
+#pragma GCC unroll 4  // the chain stays in order; the loads and the loop overlap its latency
             for (uint32_t j = 0; j < nx; ++j) acc = fp_fma(xr[j * dw], wr[j], acc);
           }
         }

@@ -48,6 +48,7 @@ extern "C" void codelet_conv2d_grad_input(uint32_t state_addr) {
             for (uint32_t j = 0; j < ty.count; ++j) {
               const float* dp = dr;
               const float* wp = wr;
+#pragma GCC unroll 4  // the chain stays in order; the loads and the loop overlap its latency
               for (uint32_t i = 0; i < tx.count; ++i) {
                 acc = fp_fma(*dp, *wp, acc);
                 dp -= tx.ostep;

@@ -46,6 +46,7 @@ extern "C" void codelet_conv2d_grad_weight(uint32_t state_addr) {
             for (uint32_t oy = ry.lo; oy < ry.hi; ++oy) {
               const float* xr = xc + static_cast<uintptr_t>(iy0 + oy * sh) * wd + (ix0 + rx.lo * sw);
               const float* dr = dyc + static_cast<uintptr_t>(oy) * ow + rx.lo;
+#pragma GCC unroll 4  // the chain stays in order; the loads and the loop overlap its latency
               for (uint32_t j = 0; j < nx; ++j) acc = fp_fma(dr[j], xr[j * sw], acc);
             }
           }

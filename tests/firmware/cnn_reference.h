@@ -229,7 +229,7 @@ inline float ewise1_grad(uint32_t op, float g, float u, float p0, float p1) {
   switch (op) {
     case 0: return u > 0.0f ? g : g * p0;
     case 1: return g * (1.0f - u) * u;
-    case 2: return g * (1.0f - u * u);
+    case 2: return g * std::fma(-u, u, 1.0f);
     case 3: return (u <= p0 || u >= p1) ? 0.0f : g;
     default: return g;
   }
