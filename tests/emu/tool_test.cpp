@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tessera/arch/tile_map.h"
+#include "tessera/emu/elf.h"
 #include "tessera/emu/tool_exit.h"
 
 namespace {
@@ -38,7 +39,7 @@ constexpr uint32_t kJumpToSelf = 0x0000006f;  // jal x0, 0
 int32_t reg_imm(uint32_t offset) { return static_cast<int32_t>(offset) - 2048; }
 
 // A stripped ELF32 RISC-V executable: one PT_LOAD of `code` at SRAM's base, entry there.
-std::vector<uint8_t> make_elf(const std::vector<uint32_t>& code) {
+std::vector<uint8_t> make_elf(const std::vector<uint32_t>& code, uint32_t bss_bytes = 0) {
   std::vector<uint8_t> b(84 + code.size() * 4, 0);
   auto put16 = [&](size_t o, uint16_t v) { std::memcpy(&b[o], &v, 2); };
   auto put32 = [&](size_t o, uint32_t v) { std::memcpy(&b[o], &v, 4); };
@@ -57,7 +58,7 @@ std::vector<uint8_t> make_elf(const std::vector<uint32_t>& code) {
   put32(60, kSramBase);              // vaddr
   put32(64, kSramBase);              // paddr
   put32(68, static_cast<uint32_t>(code.size() * 4));
-  put32(72, static_cast<uint32_t>(code.size() * 4));
+  put32(72, static_cast<uint32_t>(code.size() * 4) + bss_bytes);
   put32(76, 5);                      // R+X
   std::memcpy(b.data() + 84, code.data(), code.size() * 4);
   return b;
@@ -142,6 +143,19 @@ TEST_F(EmuTool, TheInstructionLimitHasItsOwnStatus) {
     r = run_code({kJumpToSelf}, std::string("--max-insns ") + bad);
     EXPECT_EQ(r.status, tessera::emu::kToolExitUsage) << bad << ": " << r.err;
   }
+}
+
+// A segment with no file bytes (all .bss): its data() is null, which memcpy must not be
+// given even for 0 bytes (UBSan caught it; the sanitizer build runs this test).
+TEST(ElfPlace, ASegmentWithoutFileBytesIsZeroFilled) {
+  const std::vector<uint8_t> bytes = make_elf({}, 64);
+  const tessera::emu::ElfImage image = tessera::emu::parse_elf(bytes, "bss.elf");
+  ASSERT_EQ(image.segments.size(), 1u);
+  EXPECT_TRUE(image.segments[0].data.empty());
+  std::vector<uint8_t> sram(4096, 0xa5);
+  tessera::emu::place_elf(image, sram.data(), kSramBase, static_cast<uint32_t>(sram.size()));
+  for (size_t i = 0; i < 64; ++i) ASSERT_EQ(sram[i], 0) << i;
+  EXPECT_EQ(sram[64], 0xa5);
 }
 
 TEST_F(EmuTool, NonElfInputsAreNamedErrors) {
