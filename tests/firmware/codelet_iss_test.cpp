@@ -4,7 +4,11 @@
 // excepted. The native run also checks each codelet against a plain C++ reference.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -30,8 +34,11 @@ struct Word {
 
 // Runs fw-codelets.elf on tessera-emu; its result lines, or a failure.
 testing::AssertionResult run_iss(std::vector<Word>& words) {
+  // Only stdout is data: stderr (tessera-emu's diagnostics, a sanitizer's report) goes to
+  // a file of its own and is shown on failure, so a diagnostic cannot be parsed as a result.
+  const std::string err_path = ::testing::TempDir() + "codelet_iss_test_" + std::to_string(::getpid()) + ".err";
   const std::string cmd = std::string("'") + TESSERA_EMU + "' --max-insns 200000000 '" +
-                          TESSERA_FW_CODELETS_ELF + "' 2>&1";
+                          TESSERA_FW_CODELETS_ELF + "' 2> '" + err_path + "'";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return testing::AssertionFailure() << "cannot run " << cmd;
   std::string out;
@@ -53,10 +60,16 @@ testing::AssertionResult run_iss(std::vector<Word>& words) {
       other += line + "\n";
     }
   }
+  std::string err;
+  {
+    std::ifstream f(err_path);
+    err.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  }
+  std::remove(err_path.c_str());
   if (status != 0 || !done)
     return testing::AssertionFailure()
            << cmd << " failed (status " << status << ", " << (done ? "" : "no 'done'") << "):\n"
-           << other;
+           << other << err;
   return testing::AssertionSuccess();
 }
 

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "tessera/arch/tile_map.h"
 #include "tessera/emu/csr.h"
@@ -26,6 +28,11 @@ constexpr uint64_t kTrapRefetch = arch::kLatency[static_cast<size_t>(arch::InsnC
 
 Hart::Hart(uint8_t* sram, uint32_t sram_bytes, TileBus* bus)
     : sram_(sram), sram_bytes_(sram_bytes), bus_(bus), icache_((sram_bytes + 4095) >> kPageShift) {
+  // Every bounds check below is `offset < sram_bytes_` on an aligned offset of at most 4
+  // bytes: with sram_bytes_ a non-zero multiple of 4 the whole access is then inside SRAM
+  // (no `offset + size` that could wrap in 32 bits).
+  if (sram_bytes == 0 || sram_bytes % 4 != 0 || sram_bytes > 0x7ffff800u)
+    throw std::invalid_argument("tile SRAM of " + std::to_string(sram_bytes) + " bytes: want a non-zero multiple of 4");
   reset(kSramBase);
 }
 
