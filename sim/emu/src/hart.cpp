@@ -46,7 +46,6 @@ void Hart::reset(uint32_t pc) {
   fflags_ = frm_ = 0;
   cycle_ = instret_ = 0;
   std::fill(std::begin(ready_), std::end(ready_), 0);
-  in_handler_ = false;
   halt_ = {};
   latch_ = {};
   superstep = 0;
@@ -79,9 +78,10 @@ inline const Decoded& Hart::fetch_decoded(uint32_t offset) {
 
 void Hart::raise(uint32_t cause, uint32_t tval) {
   if (!latch_.valid) latch_ = {true, cause, pc_, tval, superstep};
-  // A trap the handler cannot take halts the tile rather than loop: inside the handler, or
-  // before software installed one.
-  if (in_handler_ || mtvec_ == kMtvecReset) {
+  // A trap nothing could recover from halts the tile rather than loop (docs/isa.md "Traps"):
+  // one before software installed a handler, or one at the handler's own first instruction.
+  // Any other trap, also one inside the handler, vectors to mtvec as the privileged spec has it.
+  if (mtvec_ == kMtvecReset || pc_ == (mtvec_ & ~3u)) {
     halt_ = {Halt::Kind::kTrap, cause, pc_, tval};
     return;
   }
@@ -91,7 +91,6 @@ void Hart::raise(uint32_t cause, uint32_t tval) {
   const uint32_t mie = mstatus_ & kMstatusMie;
   mstatus_ = (mstatus_ & ~(kMstatusMie | kMstatusMpie)) | (mie ? kMstatusMpie : 0);
   pc_ = mtvec_ & ~3u;
-  in_handler_ = true;
 }
 
 template <typename T>
