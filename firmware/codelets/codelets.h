@@ -39,6 +39,25 @@
 //  20    lr_linear   f32* lr, u32* step, f32 lr0, u32 total
 //  21    rng_uniform f32* out, const u32* seed, u32 n, u32 first, u32 stream, f32 lo,
 //                    f32 step
+//  22    conv2d      f32* y, const f32* x, const f32* w, const f32* b, u32 cin, u32 h,
+//                    u32 wd, u32 cout, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw,
+//                    u32 ph, u32 pw, u32 dh, u32 dw
+//  23    conv2d_grad_input  f32* dx, const f32* dy, const f32* w, then conv2d's u32 fields
+//  24    conv2d_grad_weight f32* grad, const f32* x, const f32* dy, conv2d's u32 fields,
+//                    u32 accumulate
+//  25    channel_sum f32* out, const f32* src, u32 c, u32 hw, u32 accumulate
+//  26    maxpool2d   f32* y, const f32* x, u32 c, u32 h, u32 wd, u32 oh, u32 ow, u32 kh,
+//                    u32 kw, u32 sh, u32 sw, u32 ph, u32 pw
+//  27    maxpool2d_grad f32* dx, const f32* dy, const f32* x, then maxpool2d's u32 fields
+//  28    avgpool2d   f32* y, const f32* x, u32 c, u32 h, u32 wd, u32 oh, u32 ow, u32 kh,
+//                    u32 kw, u32 sh, u32 sw, u32 pt, u32 pl, u32 pb, u32 pr,
+//                    u32 count_include_pad
+//  29    avgpool2d_grad f32* dx, const f32* dy, then avgpool2d's u32 fields
+//  30    lrn         f32* y, const f32* x, u32 c, u32 hw, u32 size, f32 alpha, f32 beta,
+//                    f32 bias
+//  31    ewise2      f32* dst, const f32* a, const f32* b, u32 n, u32 bn, u32 inner, u32 op
+//  32    ewise1      f32* dst, const f32* src, u32 n, u32 op, f32 p0, f32 p1
+//  33    ewise1_grad f32* dx, const f32* dy, const f32* v, u32 n, u32 op, f32 p0, f32 p1
 // computing, for i < n (r < rows):
 //   copy dst[i] = src[i]            fill dst[i] = value          add dst[i] = a[i] + b[i]
 //   scale dst[i] = src[i] * scale   mac acc[i] = fma(a[i], b[i], acc[i])
@@ -54,6 +73,13 @@
 //   rng_uniform out[i] = fma(f32(x >> 8), step, lo), x = word 0 of Philox4x32-10 of the
 //               counter {first + i, stream, 0, 0}, key {seed[0], 0x54535241}
 //               (step = (hi - lo) * 2^-24 for U(lo, hi))
+//   conv2d y = x (*) w + b, fma chains over ci, ky, kx (zero padding skipped; pads i32)
+//   conv2d_grad_input dx = the transposed convolution of dy with w (fma chains over co, ky, kx)
+//   conv2d_grad_weight grad (+)= fma chains over oy, ox of dy * x     channel_sum out (+)= sum
+//   maxpool2d / maxpool2d_grad  PyTorch's pick (first, then larger or NaN), dx += dy there
+//   avgpool2d / avgpool2d_grad  PyTorch's avg_pool2d with ONNX's four pads
+//   lrn ONNX LRN over channels   ewise2 dst[i] = a[i] OP b[(i / inner) % bn]
+//   ewise1 leaky_relu, sigmoid, tanh, clip, identity; ewise1_grad their gradients
 // Each codelet's file says exactly what it computes (order of operations, zeros, NaNs).
 // New codelets go at the end (TESSERA_CODELETS below); indices of existing ones stay.
 //
@@ -108,7 +134,19 @@ constexpr uint32_t state_words(const char* signature) {
   X(matmul_nt, "f32* c, const f32* a, const f32* b, u32 m, u32 k, u32 n") \
   X(sgd_momentum, "f32* w, f32* v, const f32* g, const f32* lr, u32 n, f32 momentum") \
   X(lr_linear, "f32* lr, u32* step, f32 lr0, u32 total")              \
-  X(rng_uniform, "f32* out, const u32* seed, u32 n, u32 first, u32 stream, f32 lo, f32 step")
+  X(rng_uniform, "f32* out, const u32* seed, u32 n, u32 first, u32 stream, f32 lo, f32 step") \
+  X(conv2d, "f32* y, const f32* x, const f32* w, const f32* b, u32 cin, u32 h, u32 wd, u32 cout, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw, u32 dh, u32 dw") \
+  X(conv2d_grad_input, "f32* dx, const f32* dy, const f32* w, u32 cin, u32 h, u32 wd, u32 cout, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw, u32 dh, u32 dw") \
+  X(conv2d_grad_weight, "f32* grad, const f32* x, const f32* dy, u32 cin, u32 h, u32 wd, u32 cout, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw, u32 dh, u32 dw, u32 accumulate") \
+  X(channel_sum, "f32* out, const f32* src, u32 c, u32 hw, u32 accumulate") \
+  X(maxpool2d, "f32* y, const f32* x, u32 c, u32 h, u32 wd, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw") \
+  X(maxpool2d_grad, "f32* dx, const f32* dy, const f32* x, u32 c, u32 h, u32 wd, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw") \
+  X(avgpool2d, "f32* y, const f32* x, u32 c, u32 h, u32 wd, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 pt, u32 pl, u32 pb, u32 pr, u32 count_include_pad") \
+  X(avgpool2d_grad, "f32* dx, const f32* dy, u32 c, u32 h, u32 wd, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 pt, u32 pl, u32 pb, u32 pr, u32 count_include_pad") \
+  X(lrn, "f32* y, const f32* x, u32 c, u32 hw, u32 size, f32 alpha, f32 beta, f32 bias") \
+  X(ewise2, "f32* dst, const f32* a, const f32* b, u32 n, u32 bn, u32 inner, u32 op") \
+  X(ewise1, "f32* dst, const f32* src, u32 n, u32 op, f32 p0, f32 p1") \
+  X(ewise1_grad, "f32* dx, const f32* dy, const f32* v, u32 n, u32 op, f32 p0, f32 p1")
 
 // kSig_NAME: the signature; kWords_NAME: its state record's length in words.
 #define TESSERA_CODELET_CONSTANTS(name, sig) \

@@ -23,6 +23,9 @@
 
 namespace tessera::fw::suite {
 
+template <class S>
+void cnn_cases(S& s);
+
 // xorshift32: a fixed, portable sequence.
 struct Rng {
   uint32_t s;
@@ -75,6 +78,14 @@ struct Arena {
   }
 };
 
+// Restores the arena when a case is done (its words were reported): cases reuse memory.
+struct Mark {
+  explicit Mark(Arena& a) : arena(a), next(a.next) {}
+  ~Mark() { arena.next = next; }
+  Arena& arena;
+  uint32_t next;
+};
+
 template <class Sink>
 class Suite {
  public:
@@ -109,6 +120,8 @@ class Suite {
     for (uint32_t i = 0; i < out_words; ++i) sink_.word(name, i, o[i]);
   }
 
+  Arena& arena() { return arena_; }
+
   void table() {
     for (uint32_t i = 0; i < tessera_codelet_count; ++i) {
       sink_.word("id", i, tessera_codelet_table[i].id);
@@ -119,14 +132,17 @@ class Suite {
   void codelets() {
     Rng r{0x2545f491u};
     {
+      const Mark mark(arena_);
       const uint32_t n = 37, src = region(n, [&](uint32_t) { return r.next(); }), dst = zeros(n);
       run("copy", {dst, src, n}, dst, n);
     }
     {
+      const Mark mark(arena_);
       const uint32_t n = 29, dst = zeros(n);
       run("fill", {dst, n, r.next()}, dst, n);
     }
     {
+      const Mark mark(arena_);
       const uint32_t n = 64, a = floats_with_specials(r, n, -20, 20),
                      b = floats_with_specials(r, n, -20, 20);
       const uint32_t m = n + kNumSpecials, dst = zeros(m);
@@ -139,6 +155,7 @@ class Suite {
       run("add", {out, x, y, s2}, out, s2);
     }
     {
+      const Mark mark(arena_);
       const uint32_t n = 64, src = floats_with_specials(r, n, -30, 30), m = n + kNumSpecials,
                      dst = zeros(m);
       run("scale", {dst, src, m, random_float(r, -3, 3)}, dst, m);
@@ -146,6 +163,7 @@ class Suite {
       run("scale", {dst, src, m, 0x00000003u}, dst, m);  // underflow, subnormals
     }
     {
+      const Mark mark(arena_);
       const uint32_t n = 64, m = n + kNumSpecials;
       const uint32_t a = floats_with_specials(r, n, -10, 10),
                      b = floats_with_specials(r, n, -10, 10);
@@ -155,12 +173,14 @@ class Suite {
     static constexpr uint32_t kDotLengths[] = {0, 1, 7,
                                                100};  // (no <initializer_list> on the tile)
     for (uint32_t n : kDotLengths) {
+      const Mark mark(arena_);
       const uint32_t a = region(n, [&](uint32_t) { return random_float(r, -4, 4); });
       const uint32_t b = region(n, [&](uint32_t) { return random_float(r, -4, 4); });
       const uint32_t out = zeros(1);
       run("dot", {out, a, b, n}, out, 1);
     }
     {
+      const Mark mark(arena_);
       const uint32_t rows = 9, cols = 13;
       const uint32_t a = region(rows * cols, [&](uint32_t) { return random_float(r, -3, 3); });
       const uint32_t x = region(cols, [&](uint32_t) { return random_float(r, -3, 3); });
@@ -169,16 +189,19 @@ class Suite {
     }
     static constexpr uint32_t kPartials[] = {0, 1, 5};
     for (uint32_t k : kPartials) {
+      const Mark mark(arena_);
       const uint32_t n = 20, in = region(n * k, [&](uint32_t) { return random_float(r, -8, 8); }),
                      out = zeros(n);
       run("reduce_sum", {out, in, n, k}, out, n);
     }
     {
+      const Mark mark(arena_);
       const uint32_t n = 48, src = floats_with_specials(r, n, -10, 10), m = n + kNumSpecials,
                      dst = zeros(m);
       run("relu", {dst, src, m}, dst, m);
     }
     {
+      const Mark mark(arena_);
       constexpr uint32_t kEdges = sizeof(kExpEdges) / sizeof(kExpEdges[0]);
       const uint32_t n = 256, m = n + kNumSpecials + kEdges;
       const uint32_t src = region(m, [&](uint32_t i) {
@@ -190,6 +213,7 @@ class Suite {
       run("exp", {dst, src, m}, dst, m);
     }
     {
+      const Mark mark(arena_);
       const uint32_t n = 256, m = n + kNumSpecials + 16;
       const uint32_t src = region(m, [&](uint32_t i) {
         if (i < n) return random_float(r, -126, 127) & 0x7fffffffu;  // positive, every binade
@@ -200,6 +224,7 @@ class Suite {
       run("log", {dst, src, m}, dst, m);
     }
     {
+      const Mark mark(arena_);
       const uint32_t m = 5, k = 9, n = 7;
       const uint32_t a = region(m * k, [&](uint32_t) { return random_float(r, -3, 3); });
       const uint32_t b = region(k * n, [&](uint32_t) { return random_float(r, -3, 3); });
@@ -207,6 +232,7 @@ class Suite {
       run("matmul", {c, a, b, m, k, n}, c, m * n);
     }
     {
+      const Mark mark(arena_);
       const uint32_t rows = 4, cols = kNumSpecials;  // every special in the source and the bias
       const uint32_t src = region(rows * cols, [&](uint32_t i) { return i < cols ? kSpecials[i] : random_float(r, -6, 6); });
       const uint32_t bias = region(cols, [&](uint32_t i) { return i % 2 ? kSpecials[cols - 1 - i] : random_float(r, -6, 6); });
@@ -214,6 +240,7 @@ class Suite {
       run("add_bias", {dst, src, bias, rows, cols}, dst, rows * cols);
     }
     {
+      const Mark mark(arena_);
       // Rows of random values, then rows with ties, NaNs first, only NaNs, signed zeros.
       const uint32_t rows = 8, cols = 6;
       static constexpr uint32_t kRows[4][6] = {
@@ -228,6 +255,7 @@ class Suite {
       run("argmax", {out, src, rows, cols}, out, rows);
     }
     {
+      const Mark mark(arena_);
       const uint32_t rows = 3, cols = 10;
       const uint32_t src = region(rows * cols, [&](uint32_t) { return random_float(r, -4, 2); });
       const uint32_t dst = zeros(rows * cols);
@@ -266,7 +294,10 @@ void run_codelet_suite(uint32_t arena, uint32_t bytes, Sink& sink) {
   Suite<Sink> s(arena, bytes, sink);
   s.table();
   s.codelets();
+  cnn_cases(s);
   s.helpers();
 }
 
 }  // namespace tessera::fw::suite
+
+#include "fw-tests/cnn_cases.h"

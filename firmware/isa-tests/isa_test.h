@@ -19,7 +19,8 @@
  *  - Traps: a test that expects one arms the handler with a resume address (ARM_TRAP); the
  *    handler records mcause/mepc/mtval/mstatus in isa_trap_rec, disarms and mret's to the
  *    resume address. A trap while disarmed fails the current test (and prints mcause/mepc).
- *    The handler itself never traps: on tessera-emu a trap inside the handler halts.
+ *    The handler itself never traps (a trap inside it would vector to it again and, once
+ *    disarmed, report an unexpected trap).
  */
 #ifndef TESSERA_ISA_TEST_H
 #define TESSERA_ISA_TEST_H

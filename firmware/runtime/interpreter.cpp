@@ -72,6 +72,9 @@ StepResult run_until_sync(RunState& st) {
   if (st.depth > kCtlMaxNesting) bad_program(st.pc);  // never: the pushes check it
 
   for (;;) {
+    // Native mode's watchdog, between two ops (a program that loops without a barrier
+    // would otherwise hold the host thread for ever); nothing on RISC-V.
+    if (tile_should_yield()) return StepResult::kYield;
     // Close every body that ends here: run it again or continue after it.
     while (st.depth > 0 && st.pc == st.frames[st.depth - 1].end) {
       RunFrame& f = st.frames[st.depth - 1];

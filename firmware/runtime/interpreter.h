@@ -30,7 +30,9 @@
 
 namespace tessera::fw {
 
-enum class StepResult : uint32_t { kSync, kEnd };
+// kYield: native mode only, the host's deadline passed (tile_should_yield); the state is
+// at an op boundary and the next call carries on from there.
+enum class StepResult : uint32_t { kSync, kEnd, kYield };
 
 // One open Repeat or If body: the words [body, end) run `left` more times, then the
 // interpreter continues at `next` (for If, after the else part).

@@ -2,6 +2,7 @@
 // register port, halting by unwinding) and the entry points the machine calls.
 #include "runtime/native.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -30,6 +31,11 @@ uint32_t load(uint32_t offset) {
   return c.regs ? c.regs->load(offset) : 0;
 }
 
+bool past_deadline(int64_t deadline_ns) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch()).count() >= deadline_ns;
+}
+
 void halt(uint32_t code) {
   store(arch::kTileRegExit, code);
   throw NativeHalt(code);
@@ -45,7 +51,7 @@ void fault(uint32_t cause, uint32_t addr) {
 NativeHalt::NativeHalt(uint32_t c) : std::runtime_error("tile halted"), code(c) {}
 
 NativeTileBinding::NativeTileBinding(NativeTile& tile)
-    : context_{tile.sram, tile.sram_bytes, tile.regs, tile.header},
+    : context_{tile.sram, tile.sram_bytes, tile.regs, tile.header, tile.deadline_ns},
       previous_(native_detail::current) {
   native_detail::current = &context_;
 }
@@ -72,8 +78,9 @@ NativeStop run_bound(NativeTile& tile, Body&& body) {
 
 NativeStop native_run_until_sync(NativeTile& tile) {
   return run_bound(tile, [&] {
-    if (run_until_sync(tile.state) == StepResult::kEnd) tile_halt(0);
-    return NativeStop::kSync;
+    const StepResult r = run_until_sync(tile.state);
+    if (r == StepResult::kEnd) tile_halt(0);
+    return r == StepResult::kYield ? NativeStop::kYield : NativeStop::kSync;
   });
 }
 

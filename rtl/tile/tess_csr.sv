@@ -19,7 +19,7 @@ module tess_csr (
   input  logic [31:0] trap_cause_i,
   input  logic [31:0] trap_pc_i,
   input  logic [31:0] trap_tval_i,
-  output logic        trap_halts_o,   // a trap now would halt the tile (in the handler, or mtvec = 0)
+  output logic        trap_halts_o,   // this trap halts the tile: mtvec = 0, or its pc is mtvec's
   input  logic        mret_i,
   output logic [31:0] mtvec_o,
   output logic [31:0] mepc_o,
@@ -44,7 +44,7 @@ module tess_csr (
   localparam logic [31:0] Mimpid = 32'h0001_0000;  // Tessera tile core v1.0
   localparam logic [31:0] MieMask = 32'h0000_0888; // MSIE, MTIE, MEIE
 
-  logic        mie_q, mpie_q, in_handler_q;
+  logic        mie_q, mpie_q;
   logic [1:0]  fs_q;
   logic [31:0] mtvec_q, mepc_q, mcause_q, mtval_q, mscratch_q, mie_reg_q;
   logic [4:0]  fflags_q;
@@ -102,7 +102,10 @@ module tess_csr (
   logic csr_we;
   assign csr_we = commit_i && writes_i && op_i != tess_core_pkg::CSR_NONE;
 
-  assign trap_halts_o = in_handler_q || mtvec_q == 32'd0;
+  // A trap nothing could recover from halts the tile instead of looping (docs/isa.md
+  // "Traps"): one before software installed a handler, or one at the handler's own first
+  // instruction. Any other, also one inside the handler, vectors to mtvec.
+  assign trap_halts_o = mtvec_q == 32'd0 || trap_pc_i == mtvec_q;
   assign mtvec_o = mtvec_q;
   assign mepc_o = mepc_q;
   assign fs_on_o = fs_q != 2'b00;
@@ -114,7 +117,7 @@ module tess_csr (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {mie_q, mpie_q, in_handler_q} <= '0;
+      {mie_q, mpie_q} <= '0;
       fs_q <= 2'b00;
       mtvec_q <= 32'd0;
       mepc_q <= 32'd0;
@@ -161,12 +164,10 @@ module tess_csr (
         mtval_q <= trap_tval_i;
         mpie_q <= mie_q;
         mie_q <= 1'b0;
-        in_handler_q <= 1'b1;
       end
       if (mret_i) begin
         mie_q <= mpie_q;
         mpie_q <= 1'b1;
-        in_handler_q <= 1'b0;
       end
     end
   end

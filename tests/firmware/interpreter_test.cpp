@@ -3,6 +3,7 @@
 // and register writes; plus native mode's own API (halting, codelet calls, threads).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <thread>
 
 #include "runtime/native.h"
@@ -167,6 +168,31 @@ TEST(Interpreter, StateIsResumableAndLivesInTheTile) {
   EXPECT_EQ(copy.state.pc, 15u);    // after HostSync 0, where the else part begins
   EXPECT_EQ(copy.state.depth, 2u);  // the Repeat and the If's then part
   EXPECT_EQ(r.tile.state.pc, 9u);
+}
+
+// The watchdog: a program that loops without a barrier gives the thread back at the
+// deadline, between two ops, and carries on from there when called again.
+TEST(Native, ALoopWithoutABarrierYieldsAtTheDeadline) {
+  NativeRun r;
+  r.image.program = {kCtlRepeat, 0xffffffffu, 5, kCtlRepeat, 0xffffffffu, 2, kCtlExecute, 0, kCtlEnd};
+  r.image.compute_sets = {{}};
+  r.image.write_header(r.image.write());
+  auto deadline_in = [](std::chrono::milliseconds ms) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               (std::chrono::steady_clock::now() + ms).time_since_epoch()).count();
+  };
+  uint32_t left = 0xffffffffu;
+  for (int round = 0; round < 3; ++round) {
+    r.tile.deadline_ns = deadline_in(std::chrono::milliseconds(20));
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_EQ(fw::native_run_until_sync(r.tile), fw::NativeStop::kYield);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+    EXPECT_FALSE(r.tile.halted);
+    ASSERT_EQ(r.tile.state.depth, 2u);
+    EXPECT_LT(r.tile.state.frames[1].left, left) << "no progress in round " << round;
+    left = r.tile.state.frames[1].left;
+  }
+  EXPECT_TRUE(r.regs.log.empty());  // no barrier, no EXIT
 }
 
 TEST(Native, RunCodeletDirectly) {

@@ -33,7 +33,7 @@ namespace {
 using namespace tessera;
 using namespace tessera::fwtest;
 
-constexpr uint32_t kSramBytes = 64 * 1024;
+constexpr uint32_t kSramBytes = 128 * 1024;  // the firmware takes 24 KiB
 
 const emu::ElfImage& firmware() {
   static const emu::ElfImage image = emu::read_elf_file(TESSERA_FIRMWARE_ELF);

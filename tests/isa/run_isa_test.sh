@@ -30,9 +30,10 @@ report() {
     echo "$name: FAILED on $1: test $failed (exit status $2)"
   else
     case "$1:$2" in
-      tessera-emu:2) why="bad ELF or command line" ;;
-      tessera-emu:3) why="the tile halted on a trap" ;;
-      tessera-emu:4) why="instruction limit reached, program hung" ;;
+      tessera-emu:64) why="bad command line" ;;
+      tessera-emu:65) why="bad ELF" ;;
+      tessera-emu:66) why="the tile halted on a trap" ;;
+      tessera-emu:67) why="instruction limit reached, program hung" ;;
       qemu:124) why="timed out after 20 s, program hung" ;;
       *) why="no failing test reported" ;;
     esac

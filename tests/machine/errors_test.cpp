@@ -3,6 +3,13 @@
 // device stays usable after a reset.
 #include <gmock/gmock.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+#include <memory>
+#include <thread>
+
 #include "machine_fixture.h"
 
 namespace tessera::testing {
@@ -196,6 +203,29 @@ TEST(Hang, ATileThatNeverArrivesIsNamed) {
   handbuilt::write_words(*m, 5, firmware_elf().symbol("codelet_copy"), {0x0000006fu});  // j .
   const std::string e = run_for_error(*m, 300);
   EXPECT_THAT(e, HasSubstr("device hung: tile 5 did not arrive at the barrier of superstep 1"));
+}
+
+// A control program that loops without a barrier: native mode runs it as host code, with no
+// instruction budget, so only the watchdog between control-program ops can stop it (before
+// it, `--device emu-native` hung for ever). Both modes must time out the same way.
+TEST(Hang, AControlProgramThatNeverSyncsTimesOutInEveryMode) {
+  for (emu::Mode mode : {emu::Mode::kNative, emu::Mode::kIss}) {
+    auto m = make_machine(mode);
+    Ring r(*m);
+    r.b.program() = {arch::kCtlRepeat, 0xffffffffu, 5, arch::kCtlRepeat, 0xffffffffu, 2, arch::kCtlExecute, 0,
+                     arch::kCtlEnd};
+    r.b.load(*m);
+    // A hang here would hang the test, not fail it: run on a thread and give up loudly.
+    auto done = std::make_shared<std::promise<std::string>>();
+    std::future<std::string> result = done->get_future();
+    std::thread([&m, done] { done->set_value(run_for_error(*m, 300)); }).detach();
+    if (result.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+      std::fprintf(stderr, "FAIL: mode %d: the run did not time out within 30 s (the watchdog never fired)\n",
+                   static_cast<int>(mode));
+      std::_Exit(1);
+    }
+    EXPECT_THAT(result.get(), HasSubstr("device hung")) << static_cast<int>(mode);
+  }
 }
 
 }  // namespace

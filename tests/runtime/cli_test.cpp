@@ -2,6 +2,7 @@
 // `info`, and errors that exit non-zero with a message instead of aborting.
 #include <gmock/gmock.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -88,6 +89,91 @@ TEST_F(Cli, ErrorsExitNonZeroWithAMessage) {
   EXPECT_THAT(r.out, HasSubstr("missing.tsx"));
   r = tessera("run " + p("mv.tsx") + " --device nope", dir);
   EXPECT_EQ(r.status, 2);
+}
+
+// Regression tests of issue 17: paths checked before the work, inputs of exactly the
+// stream's size, numbers range-checked, impossible compiles refused before allocating.
+TEST_F(Cli, DirectoriesAndBadPathsAreNamedBeforeAnyWork) {
+  Result r = tessera("info " + dir.string(), dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("is a directory"));  // was: a size of 2^63 - 1 bytes
+  r = tessera("run " + dir.string(), dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("is a directory"));
+  r = tessera("run " + p("mv.tsx") + " --input x=" + dir.string(), dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("is a directory"));
+  for (const std::string& bad : {"--output y=" + p("no/such/dir/y.bin"), "--output y=" + dir.string(),
+                                 "--report " + dir.string(), "--report " + p("no/such/dir/r.json")}) {
+    r = tessera("run " + p("mv.tsx") + " --input x=" + p("x.bin") + " " + bad, dir);
+    EXPECT_EQ(r.status, 1) << bad << ": " << r.out;
+    EXPECT_THAT(r.out, ::testing::AnyOf(HasSubstr("does not exist"), HasSubstr("is a directory"))) << bad;
+    EXPECT_THAT(r.out, ::testing::Not(HasSubstr("running program"))) << bad << ": checked only after the run";
+  }
+}
+
+TEST_F(Cli, AnInputMustHoldExactlyTheStreamsBytes) {
+  std::vector<char> big(64 * 4 * 2, 0);
+  std::ofstream(p("big.bin"), std::ios::binary).write(big.data(), static_cast<std::streamsize>(big.size()));
+  Result r = tessera("run " + p("mv.tsx") + " --input x=" + p("big.bin"), dir);
+  EXPECT_EQ(r.status, 1) << r.out;  // was: exit 0, the rest ignored
+  EXPECT_THAT(r.out, HasSubstr("512 bytes, more than the 256 expected"));
+  std::ofstream(p("empty.bin"), std::ios::binary).close();
+  r = tessera("run " + p("mv.tsx") + " --input x=" + p("empty.bin"), dir);
+  EXPECT_EQ(r.status, 1) << r.out;  // was: a memcpy from a null pointer (UBSan)
+  EXPECT_THAT(r.out, HasSubstr("0 bytes, but stream 'x'"));
+  r = tessera("run " + p("mv.tsx") + " --input A=" + p("x.bin"), dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("tensor 'A' takes 16384"));
+}
+
+TEST_F(Cli, NumbersAreRangeChecked) {
+  for (const char* t : {"0", "-1", "x"}) {
+    const Result r = tessera("run " + p("mv.tsx") + " --input x=" + p("x.bin") + " --timeout-ms " + t, dir);
+    EXPECT_EQ(r.status, 2) << "--timeout-ms " << t << ": " << r.out;
+  }
+  const std::string train = "compile mnist-train --target small -o " + p("t.tsx") + " ";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--lr -1", "--lr"}, {"--lr 0", "--lr"}, {"--lr nan", "--lr"}, {"--lr inf", "--lr"},
+      {"--momentum 2", "--momentum"}, {"--momentum -0.5", "--momentum"}, {"--momentum 1", "--momentum"},
+      {"--epochs 4294967295", "steps, more than the"},  // was: a 2-step schedule
+      {"--infer-batches 4294967295", "at most 65536"},   // was: std::bad_alloc
+      {"--steps-per-sync 100000", "at most 65536"},
+      {"--widths 784,0,10", "each width"}};
+  for (const auto& [args, want] : cases) {
+    const Result r = tessera(train + args, dir);
+    EXPECT_EQ(r.status, 1) << args << ": " << r.out;
+    EXPECT_THAT(r.out, HasSubstr(want)) << args;
+    EXPECT_FALSE(fs::exists(p("t.tsx"))) << args;
+  }
+}
+
+TEST_F(Cli, AnImpossibleCompileFailsFastWithTheFitReport) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Result r = tessera("compile mnist-train --widths 784,100000,10 --target small -o " + p("t.tsx"), dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("does not fit small"));
+  EXPECT_THAT(r.out, HasSubstr("nothing was compiled"));
+  r = tessera("compile mnist-mlp --weights " + dir.string() + " --batch 100000 -o " + p("m.tsx"), dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("does not fit small"));
+  // Was: a minute and 14-17 GB before the compiler's own report.
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));
+  // A bad -o fails before the compile, not after it.
+  r = tessera("compile mnist-train --target small -o " + p("no/such/dir/t.tsx"), dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("does not exist"));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("compiling")));
+}
+
+TEST_F(Cli, TrainChecksItsOutputPathsBeforeTraining) {
+  for (const std::string& bad : {"--save " + p("no/such/dir"), "--onnx " + dir.string(), "--losses " + dir.string(),
+                                 "--preds " + p("no/such/p.u8")}) {
+    const Result r = tessera("train " + p("mv.tsx") + " --seed 1 " + bad, dir);
+    EXPECT_EQ(r.status, 1) << bad << ": " << r.out;
+    EXPECT_THAT(r.out, ::testing::AnyOf(HasSubstr("does not exist"), HasSubstr("is a directory"))) << bad;
+    EXPECT_THAT(r.out, ::testing::Not(HasSubstr("reading"))) << bad << ": checked only after reading the model";
+  }
 }
 
 }  // namespace

@@ -93,6 +93,12 @@ Executable deserialize(std::span<const uint8_t> bytes, const std::string& name) 
 
 Executable read_file(const std::filesystem::path& path) {
   const std::string name = path.string();
+  // A directory opens as a stream whose tellg() is 2^63 - 1; a device may never end.
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st)) throw ExeError(name + ": cannot open (no such file)");
+  if (std::filesystem::is_directory(st)) throw ExeError(name + ": is a directory, not an executable");
+  if (!std::filesystem::is_regular_file(st)) throw ExeError(name + ": not a regular file");
   std::ifstream f(path, std::ios::binary | std::ios::ate);
   if (!f) throw ExeError(name + ": cannot open");
   const std::streamoff size = f.tellg();

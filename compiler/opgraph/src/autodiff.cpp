@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "ops/op_def.h"
+
 namespace tessera::opgraph {
 
 namespace {
@@ -12,15 +14,10 @@ namespace {
 // What a rule sees: the graph to add ops to, the forward op, the gradient of its result,
 // which operands need a gradient; it returns one gradient per operand (invalid where none
 // is needed).
-struct RuleArgs {
-  OpGraph& og;
-  const Op& op;
-  Value dy;
-  std::vector<bool> need;
-};
+// (The N-D ops' rules live in their files, ops/*.cpp, behind the registry.)
+using RuleArgs = detail::GradArgs;
 using Rule = std::vector<Value> (*)(RuleArgs&);
-
-std::string grad_name(const Op& op) { return op.name.empty() ? std::string() : op.name + ".grad"; }
+using detail::grad_name;
 
 // y = a b:  da = dy b^T,  db = a^T dy.
 std::vector<Value> matmul_rule(RuleArgs& r) {
@@ -50,7 +47,10 @@ Rule rule_for(OpKind k) {
     case OpKind::kAddBias: return add_bias_rule;
     case OpKind::kRelu: return relu_rule;
     case OpKind::kAdd: return add_rule;
-    default: return nullptr;
+    default: {
+      const detail::OpDef* def = detail::find_op_def(k);
+      return def ? def->grad : nullptr;
+    }
   }
 }
 

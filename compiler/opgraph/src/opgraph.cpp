@@ -54,6 +54,12 @@ const char* op_kind_name(OpKind k) {
     case OpKind::kLrn: return "lrn";
     case OpKind::kBinary: return "binary";
     case OpKind::kUnary: return "unary";
+    case OpKind::kConv2dGradInput: return "conv2d_grad_input";
+    case OpKind::kConv2dGradWeight: return "conv2d_grad_weight";
+    case OpKind::kChannelSum: return "channel_sum";
+    case OpKind::kMaxPool2dGrad: return "max_pool2d_grad";
+    case OpKind::kAvgPool2dGrad: return "avg_pool2d_grad";
+    case OpKind::kUnaryGrad: return "unary_grad";
   }
   return "?";
 }
@@ -313,6 +319,52 @@ std::string dump(const OpGraph& g) {
     out << "\n";
   }
   return out.str();
+}
+
+}  // namespace tessera::opgraph
+
+namespace tessera::opgraph {
+
+std::vector<Value> OpGraph::append(const OpGraph& src, const std::map<std::string, Value>& inputs, bool as_parameters,
+                                   const std::string& prefix) {
+  std::vector<Value> map(src.values().size());
+  for (const Op& op : src.ops()) {
+    switch (op.kind) {
+      case OpKind::kInput: {
+        const auto it = inputs.find(op.name);
+        if (it == inputs.end()) throw OpGraphError("append: no value for the model's input '" + op.name + "'");
+        const ValueInfo &want = src.info(op.result), &got = info(it->second);
+        if (want.dtype != got.dtype || want.shape != got.shape)
+          throw OpGraphError("append: input '" + op.name + "' is " + type_string(want.dtype, want.shape) +
+                             ", the value given is " + type_string(got.dtype, got.shape));
+        map[op.result.id] = it->second;
+        break;
+      }
+      case OpKind::kConstant:
+      case OpKind::kParameter: {
+        const ValueInfo& i = src.info(op.result);
+        map[op.result.id] = as_parameters || op.kind == OpKind::kParameter
+                                ? parameter(op.name, i.shape, src.constant_data(op.result))
+                                : constant(op.name, i.shape, src.constant_data(op.result));
+        break;
+      }
+      case OpKind::kOutput:
+        break;
+      case OpKind::kSgdMomentum:
+        throw OpGraphError("append: the model has updates (sgd_momentum)");
+      default: {
+        Op copy = op;
+        for (Value& v : copy.operands) v = map.at(v.id);
+        if (!copy.name.empty() || !prefix.empty()) copy.name = prefix + copy.name;
+        const ValueInfo& i = src.info(op.result);
+        const Value r = add_op(copy.kind, copy.name, copy.operands, i.dtype, i.shape);
+        copy.result = r;
+        ops_.back() = std::move(copy);
+        map[op.result.id] = r;
+      }
+    }
+  }
+  return map;
 }
 
 }  // namespace tessera::opgraph

@@ -104,3 +104,35 @@ void ewise2(graph::Graph& g, graph::Program& prog, const Tensor& x, const Operan
 }
 
 }  // namespace tessera::ops
+
+#include "tile_copies.h"
+
+namespace tessera::ops {
+
+void ewise1_grad(graph::Graph& g, graph::Program& prog, const Tensor& dy, const Tensor& v, uint32_t op, float p0,
+                 float p1, const std::string& name) {
+  if (v.size() != dy.size())
+    throw graph::GraphError("ewise1_grad '" + name + "': " + g.describe(v) + " and " + g.describe(dy) + " differ in size");
+  detail::TileCopies tc(g, name);
+  const graph::ComputeSet cs = g.add_compute_set(name);
+  const Tensor flat = dy.flatten(), vflat = v.flatten();
+  for (const graph::Interval& in : g.intervals(dy)) {
+    const uint32_t b = in.begin - dy.begin, e = in.end - dy.begin;
+    // One vertex per run of v within dy's run, v's elements on dy's tile.
+    for (const graph::Interval& vi : g.intervals(vflat.slice(b, e))) {
+      const uint32_t vb = vi.begin - vflat.begin, ve = vi.end - vflat.begin;
+      const Tensor run = flat.slice(vb, ve);
+      const graph::Vertex vx = g.add_vertex(cs, "ewise1_grad", in.tile);
+      g.connect(vx, "dx", run);
+      g.connect(vx, "dy", run);
+      g.connect(vx, "v", tc.on(vflat.slice(vb, ve), in.tile));
+      g.set_field(vx, "n", ve - vb);
+      g.set_field(vx, "op", op);
+      g.set_field_f32(vx, "p0", p0);
+      g.set_field_f32(vx, "p1", p1);
+    }
+  }
+  tc.finish(prog, graph::Execute(cs));
+}
+
+}  // namespace tessera::ops

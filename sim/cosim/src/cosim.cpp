@@ -66,7 +66,7 @@ void Cosim::apply_ext_writes(uint64_t tick) {
   auto& w = rtl_.ext_writes();
   for (; ext_done_ < w.size() && w[ext_done_].tick + opt_.ext_skew <= tick; ++ext_done_) {
     const uint32_t off = w[ext_done_].addr - arch::kSramBase;
-    if (off + 4 > emu_.sram().size()) continue;
+    if (off >= emu_.sram().size() || emu_.sram().size() - off < 4) continue;  // no 32-bit wrap
     for (unsigned b = 0; b < 4; ++b)
       if (w[ext_done_].be >> b & 1) emu_.sram()[off + b] = static_cast<uint8_t>(w[ext_done_].data >> (8 * b));
   }

@@ -25,11 +25,14 @@ int main(int argc, char** argv) {
   CLI::App app{"Runs a bare-metal RV32IMF ELF on the tile RTL and the emulator in lock-step."};
   std::string elf_path, fst_path;
   bool check_timing = false, require_timing = false, trace = false;
-  uint64_t max_insns = 100'000'000, max_cycles = 2'000'000'000;
+  // Signed, so that -1 is an error rather than 2^64 - 1 (or a wrapped cycle limit).
+  int64_t max_insns = 100'000'000, max_cycles = 2'000'000'000;
   cosim::Options opt;
   app.add_option("elf", elf_path, "ELF executable linked at 0x80000000")->required();
-  app.add_option("--max-insns", max_insns, "stop after this many instructions (exit 4)");
-  app.add_option("--max-cycles", max_cycles, "stop after this many RTL clock cycles (exit 4)");
+  app.add_option("--max-insns", max_insns, "stop after this many instructions (exit 4)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 62));
+  app.add_option("--max-cycles", max_cycles, "stop after this many RTL clock cycles (exit 4)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 62));
   app.add_option("--fst", fst_path, "write an FST waveform of the RTL to this file");
   app.add_flag("--check-timing", check_timing,
                "compare the emulator's cycle model with the RTL's retire_cycle_o at the end (report only)");
@@ -95,7 +98,7 @@ int main(int argc, char** argv) {
   bool ok = true, limit = false;
   uint64_t last_cycle = 0;
   for (;;) {
-    if (!rtl.next_retire(r, tick0 + max_cycles)) {
+    if (!rtl.next_retire(r, tick0 + static_cast<uint64_t>(max_cycles))) {
       limit = !rtl.halted();
       break;
     }
@@ -106,7 +109,7 @@ int main(int argc, char** argv) {
       break;
     }
     if (rtl.htif(r) && rtl.halted()) break;
-    if (cs.retired() >= max_insns) {
+    if (cs.retired() >= static_cast<uint64_t>(max_insns)) {
       limit = true;
       break;
     }

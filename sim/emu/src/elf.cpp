@@ -3,13 +3,15 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <iterator>
 
 namespace tessera::emu {
 namespace {
 
 constexpr uint16_t kEmRiscv = 243;
+// A tile program, symbols included, is far smaller; a bigger file is not one of ours.
+constexpr uintmax_t kMaxElfBytes = uintmax_t{256} << 20;
 constexpr uint16_t kEtExec = 2;
 constexpr uint32_t kPtLoad = 1;
 constexpr uint32_t kShtSymtab = 2;
@@ -126,10 +128,23 @@ ElfImage parse_elf(std::span<const uint8_t> bytes, const std::string& name) {
 }
 
 ElfImage read_elf_file(const std::string& path) {
+  // A directory opens as a stream and then fails on the first read (an exception from
+  // the stream buffer); a device or FIFO may never end: only regular files of a sane size.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) throw ElfError(path + ": cannot open (no such file)");
+  if (std::filesystem::is_directory(status)) throw ElfError(path + ": is a directory, not an ELF file");
+  if (!std::filesystem::is_regular_file(status)) throw ElfError(path + ": not a regular file");
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw ElfError(path + ": cannot read its size (" + ec.message() + ")");
+  if (size > kMaxElfBytes)
+    throw ElfError(path + ": " + std::to_string(size) + " bytes, more than any tile program (" +
+                   std::to_string(kMaxElfBytes) + ")");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ElfError(path + ": cannot open");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw ElfError(path + ": read error");
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  if (size && !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size)))
+    throw ElfError(path + ": read error");
   return parse_elf(bytes, path);
 }
 
@@ -142,7 +157,8 @@ void place_elf(const ElfImage& image, uint8_t* sram, uint32_t sram_base, uint32_
                     s.mem_bytes, sram_base, sram_base + sram_bytes - 1);
       throw ElfError(buf);
     }
-    std::memcpy(sram + (s.addr - sram_base), s.data.data(), s.data.size());
+    // An empty segment's data() may be null, which memcpy must not see even for 0 bytes.
+    if (!s.data.empty()) std::memcpy(sram + (s.addr - sram_base), s.data.data(), s.data.size());
     std::memset(sram + (s.addr - sram_base) + s.data.size(), 0, s.mem_bytes - s.data.size());
   }
   if (image.entry < sram_base || image.entry - sram_base >= sram_bytes || (image.entry & 3)) {

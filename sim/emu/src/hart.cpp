@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "tessera/arch/tile_map.h"
 #include "tessera/emu/csr.h"
@@ -26,6 +28,11 @@ constexpr uint64_t kTrapRefetch = arch::kLatency[static_cast<size_t>(arch::InsnC
 
 Hart::Hart(uint8_t* sram, uint32_t sram_bytes, TileBus* bus)
     : sram_(sram), sram_bytes_(sram_bytes), bus_(bus), icache_((sram_bytes + 4095) >> kPageShift) {
+  // Every bounds check below is `offset < sram_bytes_` on an aligned offset of at most 4
+  // bytes: with sram_bytes_ a non-zero multiple of 4 the whole access is then inside SRAM
+  // (no `offset + size` that could wrap in 32 bits).
+  if (sram_bytes == 0 || sram_bytes % 4 != 0 || sram_bytes > 0x7ffff800u)
+    throw std::invalid_argument("tile SRAM of " + std::to_string(sram_bytes) + " bytes: want a non-zero multiple of 4");
   reset(kSramBase);
 }
 
@@ -39,7 +46,6 @@ void Hart::reset(uint32_t pc) {
   fflags_ = frm_ = 0;
   cycle_ = instret_ = 0;
   std::fill(std::begin(ready_), std::end(ready_), 0);
-  in_handler_ = false;
   halt_ = {};
   latch_ = {};
   superstep = 0;
@@ -72,9 +78,10 @@ inline const Decoded& Hart::fetch_decoded(uint32_t offset) {
 
 void Hart::raise(uint32_t cause, uint32_t tval) {
   if (!latch_.valid) latch_ = {true, cause, pc_, tval, superstep};
-  // A trap the handler cannot take halts the tile rather than loop: inside the handler, or
-  // before software installed one.
-  if (in_handler_ || mtvec_ == kMtvecReset) {
+  // A trap nothing could recover from halts the tile rather than loop (docs/isa.md "Traps"):
+  // one before software installed a handler, or one at the handler's own first instruction.
+  // Any other trap, also one inside the handler, vectors to mtvec as the privileged spec has it.
+  if (mtvec_ == kMtvecReset || pc_ == (mtvec_ & ~3u)) {
     halt_ = {Halt::Kind::kTrap, cause, pc_, tval};
     return;
   }
@@ -84,7 +91,6 @@ void Hart::raise(uint32_t cause, uint32_t tval) {
   const uint32_t mie = mstatus_ & kMstatusMie;
   mstatus_ = (mstatus_ & ~(kMstatusMie | kMstatusMpie)) | (mie ? kMstatusMpie : 0);
   pc_ = mtvec_ & ~3u;
-  in_handler_ = true;
 }
 
 template <typename T>

@@ -161,7 +161,7 @@ uint32_t Machine::wait_event(uint32_t mask, std::chrono::milliseconds timeout) {
   for (;;) {
     if (events_ & mask) return events_ & mask;
     if (state_ != device::kStateRunning) return 0;  // nothing can change until the host acts
-    run_round();
+    run_round(deadline);
     // Resolve barriers one at a time, so that a break event stops the run where it is due.
     while (state_ == device::kStateRunning && !(events_ & mask) && try_resolve()) {
     }
@@ -169,14 +169,17 @@ uint32_t Machine::wait_event(uint32_t mask, std::chrono::milliseconds timeout) {
   }
 }
 
-void Machine::run_round() {
+void Machine::run_round(std::chrono::steady_clock::time_point deadline) {
   std::vector<uint32_t> runnable;
   for (uint32_t t = 0; t < tiles_.size(); ++t)
     if (!tiles_[t]->sync().arrived && !tile_halted(t)) runnable.push_back(t);
   if (native_) {
-    // A native tile runs to its barrier in one go (it has no instruction budget); a tile
-    // that never arrives hangs its thread, which the host's timeout cannot interrupt.
-    pool_->run(runnable.size(), [&](size_t i) { native_->run_until_sync(runnable[i]); });
+    // A native tile runs to its barrier in one go (it has no instruction budget), or
+    // until the host's deadline passes between two control-program ops: a tile that never
+    // arrives then gives its thread back, and wait_event times out as in ISS mode.
+    const int64_t deadline_ns =
+        std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count());
+    pool_->run(runnable.size(), [&](size_t i) { native_->run_until_sync(runnable[i], deadline_ns); });
   } else {
     pool_->run(runnable.size(), [&](size_t i) { tiles_[runnable[i]]->hart().run(options_.quantum); });
   }

@@ -16,6 +16,9 @@ void NativeTiles::reset(uint32_t header) {
   }
 }
 
-void NativeTiles::run_until_sync(uint32_t t) { fw::native_run_until_sync(native_[t]); }
+void NativeTiles::run_until_sync(uint32_t t, int64_t deadline_ns) {
+  native_[t].deadline_ns = deadline_ns;
+  fw::native_run_until_sync(native_[t]);
+}
 
 }  // namespace tessera::emu

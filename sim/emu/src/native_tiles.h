@@ -16,8 +16,9 @@ class NativeTiles {
   explicit NativeTiles(std::vector<std::unique_ptr<Tile>>& tiles);
   // Back to the start of the control program (after the firmware is loaded).
   void reset(uint32_t header);
-  // Runs tile `t` to its next barrier or until it halts.
-  void run_until_sync(uint32_t t);
+  // Runs tile `t` to its next barrier or until it halts, or until `deadline_ns`
+  // (steady_clock, 0: none) passes between two control-program ops.
+  void run_until_sync(uint32_t t, int64_t deadline_ns);
 
  private:
   // The register block of one emulated tile, as the native firmware sees it.

@@ -63,9 +63,14 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
                                    pool2d_attrs(op).count_include_pad, plan, name));
 }
 
+
+std::vector<Value> grad(GradArgs& a) {
+  return {a.og.avg_pool2d_grad(a.dy, pool2d_attrs(a.op), a.og.info(a.op.operands[0]).shape, grad_name(a.op))};
+}
+
 }  // namespace
 
-extern const OpDef kAvgPool2dDef{OpKind::kAvgPool2d, eval, lower};
+extern const OpDef kAvgPool2dDef{OpKind::kAvgPool2d, eval, lower, grad};
 
 }  // namespace detail
 }  // namespace tessera::opgraph

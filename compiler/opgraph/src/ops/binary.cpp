@@ -78,9 +78,34 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   c.set_result(op, dst.reshape(rs));
 }
 
+
+// add: da = dy, db = dy (same shape) or its channel sums (b [C,1,1] or [1,C,1,1] against
+// [N,C,H,W], a per-channel bias). The other ops and broadcasts have no rule yet.
+std::vector<Value> grad(GradArgs& a) {
+  const auto bop = static_cast<BinaryOp>(a.op.attrs[0]);
+  const std::string who = op_who(binary_op_name(bop), a.op.name);
+  if (bop != BinaryOp::kAdd) throw OpGraphError("gradients: " + who + " has no gradient rule yet");
+  const std::vector<uint32_t>& rs = a.og.info(a.op.result).shape;
+  std::vector<Value> r(2);
+  for (size_t i = 0; i < 2; ++i) {
+    if (!a.need[i]) continue;
+    const std::vector<uint32_t>& s = a.og.info(a.op.operands[i]).shape;
+    if (s == rs) {
+      r[i] = a.dy;
+      continue;
+    }
+    const auto bb = block_broadcast(s, rs);
+    if (rs.size() != 4 || !bb || bb->count != rs[1] || bb->inner != rs[2] * rs[3])
+      throw OpGraphError("gradients: " + who + ": no gradient rule for broadcasting " + shape_str(s) + " to " +
+                         shape_str(rs));
+    r[i] = a.og.reshape(a.og.channel_sum(a.dy, grad_name(a.op)), s, grad_name(a.op));
+  }
+  return r;
+}
+
 }  // namespace
 
-extern const OpDef kBinaryDef{OpKind::kBinary, eval, lower};
+extern const OpDef kBinaryDef{OpKind::kBinary, eval, lower, grad};
 
 }  // namespace detail
 }  // namespace tessera::opgraph

@@ -95,9 +95,21 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   c.set_result(op, ops::conv2d(c.graph(), body, c.mapped(op.operands[0]), wts, geo, plan, name));
 }
 
+
+// dx = conv2d_grad_input(dy, w), dw = conv2d_grad_weight(x, dy), db = channel_sum(dy).
+std::vector<Value> grad(GradArgs& a) {
+  const Conv2dAttrs at = conv2d_attrs(a.op);
+  const Value x = a.op.operands[0], w = a.op.operands[1];
+  std::vector<Value> r(a.op.operands.size());
+  if (a.need[0]) r[0] = a.og.conv2d_grad_input(a.dy, w, at, a.og.info(x).shape, grad_name(a.op));
+  if (a.need[1]) r[1] = a.og.conv2d_grad_weight(x, a.dy, at, a.og.info(w).shape, grad_name(a.op));
+  if (r.size() > 2 && a.need[2]) r[2] = a.og.channel_sum(a.dy, grad_name(a.op));
+  return r;
+}
+
 }  // namespace
 
-extern const OpDef kConv2dDef{OpKind::kConv2d, eval, lower};
+extern const OpDef kConv2dDef{OpKind::kConv2d, eval, lower, grad};
 
 }  // namespace detail
 }  // namespace tessera::opgraph

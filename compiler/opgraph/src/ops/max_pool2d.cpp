@@ -75,9 +75,14 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   c.set_result(op, ops::max_pool2d(c.graph(), body, c.mapped(op.operands[0]), geo, plan, name));
 }
 
+
+std::vector<Value> grad(GradArgs& a) {
+  return {a.og.max_pool2d_grad(a.dy, a.op.operands[0], pool2d_attrs(a.op), grad_name(a.op))};
+}
+
 }  // namespace
 
-extern const OpDef kMaxPool2dDef{OpKind::kMaxPool2d, eval, lower};
+extern const OpDef kMaxPool2dDef{OpKind::kMaxPool2d, eval, lower, grad};
 
 }  // namespace detail
 }  // namespace tessera::opgraph

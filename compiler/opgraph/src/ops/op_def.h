@@ -46,11 +46,25 @@ class LowerContext {
   virtual std::string base(const Op& op) = 0;
 };
 
+// What an op's gradient rule sees (autodiff.h): the graph to add ops to, the forward op,
+// the gradient of its result, which operands need a gradient. It returns one gradient per
+// operand (an invalid Value where none is needed).
+struct GradArgs {
+  OpGraph& og;
+  const Op& op;
+  Value dy;
+  std::vector<bool> need;
+};
+
 struct OpDef {
   OpKind kind;
   void (*eval)(EvalContext& c, const Op& op);
   void (*lower)(LowerContext& c, const Op& op, graph::Program& body);
+  std::vector<Value> (*grad)(GradArgs& a) = nullptr;  // none: not differentiable
 };
+
+// The name of the ops a rule adds: the layer's name + ".grad", or "".
+inline std::string grad_name(const Op& op) { return op.name.empty() ? std::string() : op.name + ".grad"; }
 
 // The registered op of this kind, or nullptr (the ops still handled in eval.cpp/lower.cpp).
 const OpDef* find_op_def(OpKind kind);

@@ -4,11 +4,14 @@
 namespace tessera::opgraph::detail {
 
 extern const OpDef kReshapeDef, kTransposeDef, kConcatDef, kConv2dDef, kMaxPool2dDef, kAvgPool2dDef, kLrnDef,
-    kBinaryDef, kUnaryDef;
+    kBinaryDef, kUnaryDef, kConv2dGradInputDef, kConv2dGradWeightDef, kChannelSumDef, kMaxPool2dGradDef,
+    kAvgPool2dGradDef, kUnaryGradDef;
 
 const OpDef* find_op_def(OpKind kind) {
-  static const OpDef* const defs[] = {&kReshapeDef,    &kTransposeDef, &kConcatDef, &kConv2dDef, &kMaxPool2dDef,
-                                      &kAvgPool2dDef,  &kLrnDef,       &kBinaryDef, &kUnaryDef};
+  static const OpDef* const defs[] = {
+      &kReshapeDef,   &kTransposeDef,       &kConcatDef,           &kConv2dDef,     &kMaxPool2dDef,
+      &kAvgPool2dDef, &kLrnDef,             &kBinaryDef,           &kUnaryDef,      &kConv2dGradInputDef,
+      &kConv2dGradWeightDef, &kChannelSumDef, &kMaxPool2dGradDef, &kAvgPool2dGradDef, &kUnaryGradDef};
   for (const OpDef* d : defs)
     if (d->kind == kind) return d;
   return nullptr;

@@ -24,9 +24,12 @@ void lower(LowerContext& c, const Op& op, graph::Program&) {
   c.set_result(op, c.mapped(op.operands[0]).reshape(c.op_graph().info(op.result).shape));
 }
 
+
+std::vector<Value> grad(GradArgs& a) { return {a.og.reshape(a.dy, a.og.info(a.op.operands[0]).shape, grad_name(a.op))}; }
+
 }  // namespace
 
-extern const OpDef kReshapeDef{OpKind::kReshape, eval, lower};
+extern const OpDef kReshapeDef{OpKind::kReshape, eval, lower, grad};
 
 }  // namespace detail
 }  // namespace tessera::opgraph

@@ -77,9 +77,17 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   c.set_result(op, y);
 }
 
+
+// The inverse permutation.
+std::vector<Value> grad(GradArgs& a) {
+  std::vector<uint32_t> inv(a.op.attrs.size());
+  for (size_t i = 0; i < inv.size(); ++i) inv[a.op.attrs[i]] = static_cast<uint32_t>(i);
+  return {a.og.transpose(a.dy, inv, grad_name(a.op))};
+}
+
 }  // namespace
 
-extern const OpDef kTransposeDef{OpKind::kTranspose, eval, lower};
+extern const OpDef kTransposeDef{OpKind::kTranspose, eval, lower, grad};
 
 }  // namespace detail
 }  // namespace tessera::opgraph

@@ -57,9 +57,17 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   c.set_result(op, x);
 }
 
+
+// v is x for leaky_relu and clip, the result for sigmoid and tanh.
+std::vector<Value> grad(GradArgs& a) {
+  const auto u = static_cast<UnaryOp>(a.op.attrs[0]);
+  const Value v = u == UnaryOp::kSigmoid || u == UnaryOp::kTanh ? a.op.result : a.op.operands[0];
+  return {a.og.unary_grad(u, a.dy, v, a.op.fattrs[0], a.op.fattrs[1], grad_name(a.op))};
+}
+
 }  // namespace
 
-extern const OpDef kUnaryDef{OpKind::kUnary, eval, lower};
+extern const OpDef kUnaryDef{OpKind::kUnary, eval, lower, grad};
 
 }  // namespace detail
 }  // namespace tessera::opgraph

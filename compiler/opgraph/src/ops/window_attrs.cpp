@@ -16,13 +16,17 @@ uint32_t window_output_size(uint32_t in, uint32_t kernel, uint32_t stride, uint3
 
 Conv2dAttrs conv2d_attrs(const Op& op) {
   const std::vector<uint32_t>& w = op.attrs;
-  if (op.kind != OpKind::kConv2d || w.size() != 9) throw OpGraphError("conv2d_attrs: not a conv2d op");
+  const bool conv = op.kind == OpKind::kConv2d || op.kind == OpKind::kConv2dGradInput ||
+                    op.kind == OpKind::kConv2dGradWeight;
+  if (!conv || w.size() != 9) throw OpGraphError("conv2d_attrs: not a conv2d op");
   return {w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]};
 }
 
 Pool2dAttrs pool2d_attrs(const Op& op) {
   const std::vector<uint32_t>& w = op.attrs;
-  if ((op.kind != OpKind::kMaxPool2d && op.kind != OpKind::kAvgPool2d) || w.size() != 10)
+  const bool pool = op.kind == OpKind::kMaxPool2d || op.kind == OpKind::kAvgPool2d ||
+                    op.kind == OpKind::kMaxPool2dGrad || op.kind == OpKind::kAvgPool2dGrad;
+  if (!pool || w.size() != 10)
     throw OpGraphError("pool2d_attrs: not a pool op");
   return {w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8] != 0, w[9] != 0};
 }
@@ -47,24 +51,32 @@ const ValueInfo& image_operand(const OpGraph& og, Value x, const std::string& wh
 }
 
 ops::WindowGeometry geometry(const OpGraph& og, const Op& op) {
-  const std::vector<uint32_t>& xs = og.info(op.operands[0]).shape;
-  const std::vector<uint32_t>& ys = og.info(op.result).shape;
+  // The forward op's image x, output y and weights w, wherever this op holds them.
+  const auto shape = [&](Value v) -> const std::vector<uint32_t>& { return og.info(v).shape; };
+  const std::vector<uint32_t>*xs = nullptr, *ys = nullptr, *ws = nullptr;
+  switch (op.kind) {
+    case OpKind::kConv2d: xs = &shape(op.operands[0]), ys = &shape(op.result), ws = &shape(op.operands[1]); break;
+    case OpKind::kConv2dGradInput: xs = &shape(op.result), ys = &shape(op.operands[0]), ws = &shape(op.operands[1]); break;
+    case OpKind::kConv2dGradWeight: xs = &shape(op.operands[0]), ys = &shape(op.operands[1]), ws = &shape(op.result); break;
+    case OpKind::kMaxPool2dGrad: xs = &shape(op.operands[1]), ys = &shape(op.operands[0]); break;
+    case OpKind::kAvgPool2dGrad: xs = &shape(op.result), ys = &shape(op.operands[0]); break;
+    default: xs = &shape(op.operands[0]), ys = &shape(op.result); break;
+  }
   ops::WindowGeometry g;
-  g.c_in = xs[1], g.h = xs[2], g.w = xs[3];
-  g.c_out = ys[1], g.oh = ys[2], g.ow = ys[3];
-  if (op.kind == OpKind::kConv2d) {
+  g.c_in = (*xs)[1], g.h = (*xs)[2], g.w = (*xs)[3];
+  g.c_out = (*ys)[1], g.oh = (*ys)[2], g.ow = (*ys)[3];
+  if (ws) {
     const Conv2dAttrs a = conv2d_attrs(op);
-    const std::vector<uint32_t>& ws = og.info(op.operands[1]).shape;
-    g.kh = ws[2], g.kw = ws[3], g.sh = a.stride_h, g.sw = a.stride_w;
+    g.kh = (*ws)[2], g.kw = (*ws)[3], g.sh = a.stride_h, g.sw = a.stride_w;
     g.pt = a.pad_top, g.pl = a.pad_left, g.pb = a.pad_bottom, g.pr = a.pad_right;
     g.dh = a.dilation_h, g.dw = a.dilation_w, g.groups = a.groups;
-  } else if (op.kind == OpKind::kMaxPool2d || op.kind == OpKind::kAvgPool2d) {
+  } else if (op.kind == OpKind::kLrn) {
+    g.groups = 1;  // all channels together
+  } else {
     const Pool2dAttrs a = pool2d_attrs(op);
     g.kh = a.kernel_h, g.kw = a.kernel_w, g.sh = a.stride_h, g.sw = a.stride_w;
     g.pt = a.pad_top, g.pl = a.pad_left, g.pb = a.pad_bottom, g.pr = a.pad_right;
     g.groups = g.c_in;
-  } else {
-    g.groups = 1;  // lrn: all channels together
   }
   return g;
 }

@@ -1,10 +1,10 @@
 // tessera-vlt: runs a bare-metal RV32 ELF on the verilated tile RTL, as tessera-emu runs it
 // on the emulator (the same HTIF tohost convention, console and exit statuses).
 //
-// Exit status: the program's tohost status (0 pass; a non-zero status whose low byte is
-// zero exits 1), or the EXIT register's value; 2 for a bad command line or ELF; 3 if the
-// tile halted on a trap (or wrote an unsupported HTIF command); 4 if the cycle limit was
-// reached first.
+// Exit status (tessera/emu/tool_exit.h, docs/isa.md): 0 if the program passed, 1..63 its
+// failing tohost or EXIT status (63 for 63 and above), 64 for a bad command line, 65 for an
+// ELF that cannot be read or loaded, 66 if the tile halted on a trap (or wrote an
+// unsupported HTIF command), 67 if the cycle or instruction limit was reached first.
 //
 // Verilator plusargs are passed to the model: +verilator+rand+reset+2 +verilator+seed+N
 // start it from random state (the seed used is printed).
@@ -17,23 +17,21 @@
 
 #include "tessera/emu/csr.h"
 #include "tessera/emu/disasm.h"
+#include "tessera/emu/tool_exit.h"
 #include "tessera/vlt/vlt_tile.h"
-
-namespace {
-
-int exit_status(uint32_t code) { return code == 0 ? 0 : (code & 0xff) ? static_cast<int>(code & 0xff) : 1; }
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace tessera;
   CLI::App app{"Runs a bare-metal RV32IMF ELF on the verilated Tessera tile RTL."};
   std::string elf_path, fst_path;
   bool trace = false, stats = false;
-  uint64_t max_cycles = 2'000'000'000, max_insns = UINT64_MAX;
+  // Signed, so that -1 is an error rather than 2^64 - 1 (or a wrapped cycle limit).
+  int64_t max_cycles = 2'000'000'000, max_insns = int64_t{1} << 62;
   app.add_option("elf", elf_path, "ELF executable linked at 0x80000000")->required();
-  app.add_option("--max-cycles", max_cycles, "stop after this many clock cycles");
-  app.add_option("--max-insns", max_insns, "stop after this many retired instructions");
+  app.add_option("--max-cycles", max_cycles, "stop after this many clock cycles (1 .. 2^62)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 62));
+  app.add_option("--max-insns", max_insns, "stop after this many retired instructions (1 .. 2^62)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 62));
   app.add_option("--fst", fst_path, "write an FST waveform to this file");
   app.add_flag("--trace", trace, "print every retired instruction to stderr");
   app.add_flag("--stats", stats, "print instructions retired, cycles and speed to stderr");
@@ -47,7 +45,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(static_cast<int>(cli_argv.size()), cli_argv.data());
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    return app.exit(e) == 0 ? 0 : emu::kToolExitUsage;
   }
 
   emu::ElfImage image;
@@ -55,7 +53,7 @@ int main(int argc, char** argv) {
     image = emu::read_elf_file(elf_path);
   } catch (const emu::ElfError& e) {
     std::fprintf(stderr, "tessera-vlt: %s\n", e.what());
-    return 2;
+    return emu::kToolExitBadElf;
   }
   vlt::VltTile::Options opt;
   opt.args = plusargs;
@@ -67,11 +65,11 @@ int main(int argc, char** argv) {
     tile.boot(image);
   } catch (const emu::ElfError& e) {
     std::fprintf(stderr, "tessera-vlt: %s\n", e.what());
-    return 2;
+    return emu::kToolExitBadElf;
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const uint64_t tick0 = tile.ticks(), limit = tick0 + max_cycles;
+  const uint64_t tick0 = tile.ticks(), limit = tick0 + static_cast<uint64_t>(max_cycles);
   vlt::RetireRecord r;
   uint64_t insns = 0;
   bool limit_hit = false;
@@ -83,7 +81,7 @@ int main(int argc, char** argv) {
     ++insns;
     if (trace) std::fprintf(stderr, "%s\n", vlt::describe(r).c_str());
     if (tile.htif(r) && tile.halted()) break;
-    if (insns >= max_insns) {
+    if (insns >= static_cast<uint64_t>(max_insns)) {
       limit_hit = true;
       break;
     }
@@ -98,16 +96,16 @@ int main(int argc, char** argv) {
                  cycles / seconds / 1e3);
 
   if (limit_hit) {
-    std::fprintf(stderr, "tessera-vlt: %s limit reached at pc 0x%08x\n", insns >= max_insns ? "instruction" : "cycle",
+    std::fprintf(stderr, "tessera-vlt: %s limit reached at pc 0x%08x\n", insns >= static_cast<uint64_t>(max_insns) ? "instruction" : "cycle",
                  r.pc);
-    return 4;
+    return emu::kToolExitLimit;
   }
   const vlt::VltHalt& h = tile.halt();
   switch (h.kind) {
     case vlt::VltHalt::Kind::kTohost:
     case vlt::VltHalt::Kind::kExit:
       if (h.code != 0) std::fprintf(stderr, "tessera-vlt: FAIL: exit status %u\n", h.code);
-      return exit_status(h.code);
+      return emu::guest_exit_status(h.code);
     case vlt::VltHalt::Kind::kTrap: {
       std::fprintf(stderr, "tessera-vlt: tile 0 halted on %s at pc 0x%08x (mtval 0x%08x): %s\n",
                    emu::cause_name(h.code), h.pc, h.tval, emu::disassemble(h.insn, h.pc).c_str());
@@ -115,12 +113,12 @@ int main(int argc, char** argv) {
       if (tile.any_trap() && (l.pc != h.pc || l.cause != h.code))
         std::fprintf(stderr, "tessera-vlt: first trap: %s at pc 0x%08x (mtval 0x%08x)\n", emu::cause_name(l.cause),
                      l.pc, l.tval);
-      return 3;
+      return emu::kToolExitTrap;
     }
     case vlt::VltHalt::Kind::kHtifError:
       std::fprintf(stderr, "tessera-vlt: unsupported HTIF command 0x%08x%08x at pc 0x%08x\n", h.tval, h.code, h.pc);
-      return 3;
+      return emu::kToolExitTrap;
     case vlt::VltHalt::Kind::kNone: break;
   }
-  return 3;
+  return emu::kToolExitTrap;
 }

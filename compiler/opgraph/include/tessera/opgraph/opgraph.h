@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,6 +47,8 @@ enum class OpKind {
   kSgdMomentum,
   // N-D and CNN ops (NCHW); each in its own file under compiler/opgraph/src/ops/.
   kReshape, kTranspose, kConcat, kConv2d, kMaxPool2d, kAvgPool2d, kLrn, kBinary, kUnary,
+  // Their gradients (autodiff makes them).
+  kConv2dGradInput, kConv2dGradWeight, kChannelSum, kMaxPool2dGrad, kAvgPool2dGrad, kUnaryGrad,
 };
 const char* op_kind_name(OpKind k);  // "matmul", ...
 
@@ -142,6 +145,21 @@ class OpGraph {
   // OP(x), f32; p0, p1 as UnaryOp says.
   Value unary(UnaryOp op, Value x, float p0 = 0, float p1 = 0, std::string name = "");
 
+  // ---- The N-D ops' gradients (autodiff's rules add them).
+  // dx f32[x_shape] of conv2d(x, w) from dy f32[N,M,OH,OW] and w.
+  Value conv2d_grad_input(Value dy, Value w, const Conv2dAttrs& a, std::vector<uint32_t> x_shape,
+                          std::string name = "");
+  // dw f32[w_shape] of conv2d(x, w) from x and dy, summed over the images.
+  Value conv2d_grad_weight(Value x, Value dy, const Conv2dAttrs& a, std::vector<uint32_t> w_shape,
+                           std::string name = "");
+  // Sums over N, H and W: f32[N,C,H,W] -> f32[C] (a conv bias's gradient).
+  Value channel_sum(Value dy, std::string name = "");
+  // dx of max_pool2d(x) (dy to each window's first largest element) and avg_pool2d.
+  Value max_pool2d_grad(Value dy, Value x, const Pool2dAttrs& a, std::string name = "");
+  Value avg_pool2d_grad(Value dy, const Pool2dAttrs& a, std::vector<uint32_t> x_shape, std::string name = "");
+  // dx of unary(op, x): v is x for leaky_relu and clip, the result y for sigmoid and tanh.
+  Value unary_grad(UnaryOp op, Value dy, Value v, float p0, float p1, std::string name = "");
+
   // A host stream out, read after all ops.
   void output(std::string name, Value v);
 
@@ -176,6 +194,14 @@ class OpGraph {
   const std::vector<Op>& ops() const { return ops_; }
   const std::vector<ValueInfo>& values() const { return values_; }
   const Op& producer(Value v) const { return ops_.at(info(v).op); }
+
+  // Copies the ops of `src` (a model) into this graph, for building training and inference
+  // programs around an imported model: each input of src is replaced by the value
+  // `inputs` gives for its name (same dtype and shape), its constants become parameters
+  // (same names and data) if `as_parameters`, layer names get `prefix`, and its outputs are
+  // not copied. Returns, for each value of src (by id), its value here.
+  std::vector<Value> append(const OpGraph& src, const std::map<std::string, Value>& inputs, bool as_parameters,
+                            const std::string& prefix = "");
 
  private:
   Value add_op(OpKind kind, std::string name, std::vector<Value> operands, DType dtype, std::vector<uint32_t> shape);

@@ -31,3 +31,13 @@ void ewise2(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const
             const std::string& name);
 
 }  // namespace tessera::ops
+
+namespace tessera::ops {
+
+// dy = the gradient of ewise1's op at v, in place on dy (codelet ewise1_grad; v is x for
+// leaky_relu and clip, the forward's result for sigmoid and tanh), v's runs copied to
+// dy's tiles where they lie elsewhere.
+void ewise1_grad(graph::Graph& g, graph::Program& prog, const graph::Tensor& dy, const graph::Tensor& v, uint32_t op,
+                 float p0, float p1, const std::string& name);
+
+}  // namespace tessera::ops

@@ -66,3 +66,31 @@ graph::Tensor lrn(graph::Graph& g, graph::Program& prog, const graph::Tensor& x,
                   uint32_t size, float alpha, float beta, float bias, const WindowPlan& plan, const std::string& name);
 
 }  // namespace tessera::ops
+
+namespace tessera::ops {
+
+// ---- Gradients (training). Work is split over images and groups or channel blocks, on
+// tiles taken in turn; operands are copied to the tile of the work that reads them.
+
+// dx [N, C, H, W] of conv2d from dy [N, M, OH, OW] and the weights: one conv2d_grad_input
+// vertex per image and group.
+graph::Tensor conv2d_grad_input(graph::Graph& g, graph::Program& prog, const graph::Tensor& dy,
+                                const ConvWeights& wts, const WindowGeometry& geo, uint32_t batch,
+                                const std::string& name);
+// dw [M, C/groups, kh, kw] of conv2d: output channel blocks x image parts, each part's sum
+// over its images on its tile (conv2d_grad_weight with accumulate), the parts' partial sums
+// added on the block's tile (reduce_sum).
+graph::Tensor conv2d_grad_weight(graph::Graph& g, graph::Program& prog, const graph::Tensor& x,
+                                 const graph::Tensor& dy, const WindowGeometry& geo, uint32_t batch,
+                                 const std::string& name);
+// out [C]: sums of dy [N, C, hw] over images and positions, split as conv2d_grad_weight.
+graph::Tensor channel_sum(graph::Graph& g, graph::Program& prog, const graph::Tensor& dy, uint32_t channels,
+                          uint32_t hw, uint32_t batch, const std::string& name);
+// dx [N, C, H, W] of the pools: per image and channel block.
+graph::Tensor max_pool2d_grad(graph::Graph& g, graph::Program& prog, const graph::Tensor& dy, const graph::Tensor& x,
+                              const WindowGeometry& geo, uint32_t batch, const std::string& name);
+graph::Tensor avg_pool2d_grad(graph::Graph& g, graph::Program& prog, const graph::Tensor& dy,
+                              const WindowGeometry& geo, bool count_include_pad, uint32_t batch,
+                              const std::string& name);
+
+}  // namespace tessera::ops

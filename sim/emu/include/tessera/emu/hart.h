@@ -104,7 +104,6 @@ class Hart {
   uint32_t fflags_ = 0, frm_ = 0;
   uint64_t cycle_ = 0, instret_ = 0;
   uint64_t ready_[kSlotCount] = {};  // cycle model: when each register's value is ready
-  bool in_handler_ = false;       // between trap entry and mret
 
   uint8_t* sram_;
   uint32_t sram_bytes_;

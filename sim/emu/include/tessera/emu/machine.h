@@ -81,7 +81,7 @@ class Machine final : public device::Device {
   };
   void reset();
   // One scheduling round: every running tile that has not arrived runs up to a quantum.
-  void run_round();
+  void run_round(std::chrono::steady_clock::time_point deadline);
   // Acts on a barrier every tile has reached (or on halts); false if nothing to do yet.
   bool try_resolve();
   void resolve_barrier(uint32_t kind);

@@ -1,0 +1,66 @@
+// conv2d: a 2-D convolution (cross-correlation, as PyTorch and ONNX define Conv) of one
+// image, or of a spatial block of it. x is [cin][h][wd], w [cout][cin][kh][kw], b [cout],
+// y [cout][oh][ow], all row-major. For every co, oy, ox (in that order):
+//   acc = +0; for ci, then ky, then kx (index order):
+//     iy = oy*sh + ky*dh - ph, ix = ox*sw + kx*dw - pw
+//     if 0 <= iy < h and 0 <= ix < wd: acc = fp_fma(x[ci][iy][ix], w[co][ci][ky][kx], acc)
+//   y[co][oy][ox] = acc + b[co]
+// Terms outside the input are skipped (zero padding: the same bits as adding fma(0, w)
+// except for the sign of a zero sum and a NaN or infinite weight meeting padding). ph and
+// pw are i32 (the u32 field holds the two's complement): negative pads select a window
+// that starts inside x, as the lowering passes for spatial blocks. Strides and dilations
+// are >= 1 (0 repeats one position; harmless).
+// State (codelets.h): [0] f32* y (cout*oh*ow), [1] const f32* x (cin*h*wd), [2] const f32*
+// w (cout*cin*kh*kw), [3] const f32* b (cout), [4] u32 cin, [5] u32 h, [6] u32 wd,
+// [7] u32 cout, [8] u32 oh, [9] u32 ow, [10] u32 kh, [11] u32 kw, [12] u32 sh, [13] u32 sw,
+// [14] u32 ph (i32), [15] u32 pw (i32), [16] u32 dh, [17] u32 dw. y overlaps nothing.
+#include "codelets/codelets.h"
+#include "codelets/window.h"
+#include "runtime/fp_rules.h"
+#include "runtime/platform.h"
+
+namespace tessera::fw {
+
+extern "C" void codelet_conv2d(uint32_t state_addr) {
+  const uint32_t* s = tile_ptr<const uint32_t>(state_addr, kWords_conv2d);
+  const uint32_t cin = s[4], h = s[5], wd = s[6], cout = s[7], oh = s[8], ow = s[9];
+  const uint32_t kh = s[10], kw = s[11], sh = s[12], sw = s[13], ph = s[14], pw = s[15];
+  const uint32_t dh = s[16], dw = s[17];
+  const uint32_t plane = h * wd, kplane = kh * kw;
+  float* y = tile_ptr<float>(s[0], static_cast<uint64_t>(cout) * oh * ow);
+  const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(cin) * plane);
+  const float* w = tile_ptr<const float>(s[2], static_cast<uint64_t>(cout) * cin * kplane);
+  const float* b = tile_ptr<const float>(s[3], cout);
+  for (uint32_t co = 0; co < cout; ++co) {
+    const float bias = b[co];
+    const float* wco = w + static_cast<uintptr_t>(co) * cin * kplane;
+    for (uint32_t oy = 0; oy < oh; ++oy) {
+      const uint32_t iy0 = oy * sh - ph;  // iy of ky = 0
+      const Span ry = inside(iy0, dh, kh, h);
+      for (uint32_t ox = 0; ox < ow; ++ox) {
+        const uint32_t ix0 = ox * sw - pw;
+        const Span rx = inside(ix0, dw, kw, wd);
+        const uint32_t nx = rx.hi - rx.lo;
+        float acc = 0.0f;
+        if (nx == 0 || ry.lo == ry.hi) {
+          y[(static_cast<uintptr_t>(co) * oh + oy) * ow + ox] = acc + bias;
+          continue;
+        }
+        const float* xstart = x + (ix0 + rx.lo * dw);  // + iy * wd for a row
+        for (uint32_t ci = 0; ci < cin; ++ci) {
+          const float* xc = xstart + static_cast<uintptr_t>(ci) * plane;
+          const float* wc = wco + static_cast<uintptr_t>(ci) * kplane + rx.lo;
+          for (uint32_t ky = ry.lo; ky < ry.hi; ++ky) {
+            const float* xr = xc + static_cast<uintptr_t>(iy0 + ky * dh) * wd;
+            const float* wr = wc + ky * kw;
+#pragma GCC unroll 4  // the chain stays in order; the loads and the loop overlap its latency
+            for (uint32_t j = 0; j < nx; ++j) acc = fp_fma(xr[j * dw], wr[j], acc);
+          }
+        }
+        y[(static_cast<uintptr_t>(co) * oh + oy) * ow + ox] = acc + bias;
+      }
+    }
+  }
+}
+
+}  // namespace tessera::fw

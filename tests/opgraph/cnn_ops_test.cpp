@@ -1,0 +1,327 @@
+// The op graph's N-D and CNN ops against PyTorch 1.13 (torch_cnn_cases.py writes seeded
+// cases and torch's results): the reference interpreter, and the ops lowered onto the
+// emulated `small` machine (native mode for every case, ISS = native bit for bit on some),
+// with the planner's choice and with forced splits over channels and rows (halo windows).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+#include "tessera/arch/tile_map.h"
+#include "tessera/emu/machine.h"
+#include "tessera/opgraph/eval.h"
+#include "tessera/opgraph/lower.h"
+#include "tessera/opgraph/opgraph.h"
+#include "tessera/ops/window.h"
+#include "tessera/passes/passes.h"
+#include "tessera/runtime/engine.h"
+
+namespace tessera::testing {
+namespace {
+
+using opgraph::DType;
+using opgraph::OpGraph;
+using opgraph::Value;
+namespace fs = std::filesystem;
+
+struct Case {
+  std::string name, op;
+  std::map<std::string, std::vector<std::string>> fields;  // key -> comma-separated values
+  std::vector<uint32_t> dims(const std::string& k) const {
+    std::vector<uint32_t> r;
+    for (const std::string& s : fields.at(k)) r.push_back(static_cast<uint32_t>(std::stoul(s)));
+    return r;
+  }
+  std::vector<float> floats(const std::string& k) const {
+    std::vector<float> r;
+    for (const std::string& s : fields.at(k)) r.push_back(std::stof(s));
+    return r;
+  }
+  bool has(const std::string& k) const { return fields.count(k) != 0; }
+  const std::vector<std::string>& outputs() const { return fields.at("out"); }
+  // The streams the case feeds: its operands that are not weights.
+  std::vector<std::string> inputs() const {
+    std::vector<std::string> r;
+    for (const char* k : {"x", "b2", "dy"})
+      if (has(k)) r.push_back(k);
+    return r;
+  }
+};
+
+std::vector<float> read_f32(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::vector<float> v(fs::file_size(p) / 4);
+  f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * 4));
+  return v;
+}
+
+class CnnOps : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") != 0) return;
+    const uint32_t seed = 20261201;
+    std::printf("seed %u\n", seed);
+    dir_ = fs::temp_directory_path() / ("tessera_cnn_ops_" + std::to_string(::getpid()));
+    const std::string cmd = "/usr/bin/python3 " TESSERA_SOURCE_DIR "/tests/opgraph/torch_cnn_cases.py " +
+                            dir_.string() + " " + std::to_string(seed);
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream f(dir_ / "cases.txt");
+    for (std::string line; std::getline(f, line);) {
+      std::istringstream in(line);
+      Case c;
+      in >> c.name >> c.op;
+      for (std::string kv; in >> kv;) {
+        const size_t eq = kv.find('=');
+        std::stringstream vs(kv.substr(eq + 1));
+        for (std::string v; std::getline(vs, v, ',');) c.fields[kv.substr(0, eq)].push_back(v);
+      }
+      cases_.push_back(c);
+    }
+  }
+  static void TearDownTestSuite() {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  void SetUp() override {
+    if (cases_.empty()) GTEST_SKIP() << "no torch";
+  }
+
+  static std::vector<float> data(const Case& c, const std::string& k) { return read_f32(dir_ / (c.name + "." + k + ".f32")); }
+
+  static opgraph::Conv2dAttrs conv_attrs(const Case& c) {
+    const std::vector<uint32_t> s = c.dims("stride"), p = c.dims("pads"), d = c.dims("dil");
+    return {s[0], s[1], p[0], p[1], p[2], p[3], d[0], d[1], c.dims("groups")[0]};
+  }
+  static opgraph::Pool2dAttrs pool_attrs(const Case& c) {
+    const std::vector<uint32_t> k = c.dims("kernel"), s = c.dims("stride"), p = c.dims("pads");
+    return {k[0], k[1], s[0], s[1], p[0], p[1], p[2], p[3], c.dims("ceil")[0] != 0, c.dims("include_pad")[0] != 0};
+  }
+  static opgraph::UnaryOp unary_op(const std::string& op) {
+    return op.rfind("leaky_relu", 0) == 0 ? opgraph::UnaryOp::kLeakyRelu
+           : op.rfind("sigmoid", 0) == 0  ? opgraph::UnaryOp::kSigmoid
+           : op.rfind("tanh", 0) == 0     ? opgraph::UnaryOp::kTanh
+                                          : opgraph::UnaryOp::kClip;
+  }
+
+  // The case as an op graph: inputs "x" (and "b2", "dy"), weights as constants, outputs as
+  // the case lists them ("y", or the gradients "dx", "dw", "db").
+  static void build(const Case& c, OpGraph& og) {
+    const Value x = og.input("x", DType::kF32, c.dims("x"));
+    Value b2, dy;
+    if (c.has("b2")) b2 = og.input("b2", DType::kF32, c.dims("b2"));
+    if (c.has("dy")) dy = og.input("dy", DType::kF32, c.dims("dy"));
+    Value y;
+    const std::string& op = c.op;
+    std::map<std::string, Value> out;
+    if (op == "conv2d_grad") {
+      const Value w = og.constant("w", c.dims("w"), data(c, "w"));
+      out["dx"] = og.conv2d_grad_input(dy, w, conv_attrs(c), c.dims("x"), "conv");
+      out["dw"] = og.conv2d_grad_weight(x, dy, conv_attrs(c), c.dims("w"), "conv");
+      out["db"] = og.channel_sum(dy, "conv");
+    } else if (op == "max_pool2d_grad") {
+      out["dx"] = og.max_pool2d_grad(dy, x, pool_attrs(c), "pool");
+    } else if (op == "avg_pool2d_grad") {
+      out["dx"] = og.avg_pool2d_grad(dy, pool_attrs(c), c.dims("x"), "pool");
+    } else if (op.size() > 5 && op.substr(op.size() - 5) == "_grad") {
+      const opgraph::UnaryOp u = unary_op(op);
+      const std::vector<float> f = c.floats("f");
+      const Value v = u == opgraph::UnaryOp::kSigmoid || u == opgraph::UnaryOp::kTanh ? og.unary(u, x, f[0], f[1], "fwd") : x;
+      out["dx"] = og.unary_grad(u, dy, v, f[0], f[1], "act");
+    } else if (op == "conv2d") {
+      const opgraph::Conv2dAttrs a = conv_attrs(c);
+      const Value w = og.constant("w", c.dims("w"), data(c, "w"));
+      const Value b = c.has("b") ? og.constant("b", c.dims("b"), data(c, "b")) : Value{};
+      y = og.conv2d(x, w, b, a, "conv");
+    } else if (op == "max_pool2d" || op == "avg_pool2d") {
+      const opgraph::Pool2dAttrs a = pool_attrs(c);
+      y = op == "max_pool2d" ? og.max_pool2d(x, a, "pool") : og.avg_pool2d(x, a, "pool");
+    } else if (op == "global_avg_pool") {
+      y = og.global_avg_pool(x, "gap");
+    } else if (op == "lrn") {
+      const std::vector<float> f = c.floats("f");
+      y = og.lrn(x, c.dims("size")[0], f[0], f[1], f[2], "lrn");
+    } else if (op == "add" || op == "sub" || op == "mul" || op == "div") {
+      const opgraph::BinaryOp b = op == "add" ? opgraph::BinaryOp::kAdd : op == "sub" ? opgraph::BinaryOp::kSub
+                                  : op == "mul" ? opgraph::BinaryOp::kMul : opgraph::BinaryOp::kDiv;
+      y = og.binary(b, x, b2, op);
+    } else if (op == "leaky_relu" || op == "sigmoid" || op == "tanh" || op == "clip") {
+      const opgraph::UnaryOp u = unary_op(op);
+      const std::vector<float> f = c.has("f") ? c.floats("f") : std::vector<float>{0, 0};
+      y = og.unary(u, x, f[0], f[1], op);
+    } else if (op == "transpose") {
+      y = og.transpose(x, c.dims("perm"), "t");
+    } else if (op == "concat") {
+      y = og.concat({x, b2}, c.dims("axis")[0], "cat");
+    } else {
+      FAIL() << "unknown op " << op;
+    }
+    if (y.valid()) out["y"] = y;
+    for (const std::string& name : c.outputs()) {
+      ASSERT_EQ(og.info(out.at(name)).shape, c.dims(name)) << c.name << " " << name;
+      og.output(name, out.at(name));
+    }
+  }
+
+  // Each element within 2e-5 of (1 + |torch's|).
+  static void expect_close(const std::vector<float>& got, const std::vector<float>& want, const std::string& what) {
+    ASSERT_EQ(got.size(), want.size()) << what;
+    size_t bad = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+      if (!(std::fabs(got[i] - want[i]) <= 2e-5f * (1 + std::fabs(want[i])))) {
+        if (++bad <= 3) ADD_FAILURE() << what << " [" << i << "]: " << got[i] << " vs torch " << want[i];
+      }
+    EXPECT_EQ(bad, 0u) << what;
+  }
+
+  static passes::CompileOptions options() {
+    return passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
+  }
+
+  // Runs program "infer" of `e` on the emulator; returns the output streams, by name.
+  static std::map<std::string, std::vector<float>> run(const exe::Executable& e, const Case& c, emu::Mode mode) {
+    emu::MachineOptions mo;
+    mo.target = arch::find_target(e.target);
+    mo.mode = mode;
+    emu::Machine m(mo);
+    m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+    runtime::Engine engine(m, e);
+    engine.load();
+    std::map<std::string, std::vector<float>> in, out;
+    for (const std::string& name : c.inputs()) {
+      in[name] = data(c, name);
+      engine.connect_stream(name, std::span(in[name]));
+    }
+    for (const std::string& name : c.outputs()) {
+      out[name].resize(data(c, name).size());
+      engine.connect_stream(name, std::span(out[name]));
+    }
+    engine.run("infer", std::chrono::minutes(5));
+    return out;
+  }
+
+  static exe::Executable lower_and_compile(const OpGraph& og) {
+    const passes::CompileOptions co = options();
+    graph::Graph g(*arch::find_target("small"));
+    opgraph::LowerOptions lo;
+    lo.firmware_bytes = co.layout.firmware_end - arch::kSramBase;
+    opgraph::lower(og, g, lo);
+    return passes::compile(g, co);
+  }
+
+  static inline fs::path dir_;
+  static inline std::vector<Case> cases_;
+};
+
+TEST_F(CnnOps, InterpreterMatchesTorch) {
+  for (const Case& c : cases_) {
+    OpGraph og;
+    build(c, og);
+    std::map<std::string, opgraph::Words> in;
+    for (const std::string& name : c.inputs()) in[name] = opgraph::to_words(data(c, name));
+    const std::vector<opgraph::Words> v = opgraph::evaluate(og, in);
+    for (const opgraph::Op& op : og.ops())
+      if (op.kind == opgraph::OpKind::kOutput)
+        expect_close(opgraph::to_floats(v.at(op.operands[0].id)), data(c, op.name), c.name + "." + op.name + " (interpreter)");
+  }
+}
+
+TEST_F(CnnOps, LoweredOnTheEmulatorMatchesTorch) {
+  const std::set<std::string> iss = {"conv_stride_pad", "conv_depthwise", "max_3x3s2p1", "avg_pad_incl", "lrn5",
+                                     "add_channel", "sigmoid", "transpose", "concat_c", "conv_grad_stride",
+                                     "max_grad_overlap", "avg_grad_ceil", "tanh_grad"};
+  for (const Case& c : cases_) {
+    OpGraph og;
+    build(c, og);
+    const exe::Executable e = lower_and_compile(og);
+    const auto native = run(e, c, emu::Mode::kNative);
+    for (const auto& [name, got] : native) expect_close(got, data(c, name), c.name + "." + name + " (native)");
+    if (iss.count(c.name)) {
+      for (const auto& [name, got] : run(e, c, emu::Mode::kIss)) {
+        const std::vector<float>& nat = native.at(name);
+        EXPECT_EQ(0, std::memcmp(got.data(), nat.data(), got.size() * 4)) << c.name << "." << name << ": ISS and native differ";
+      }
+    }
+  }
+}
+
+// Window ops under forced plans: channel blocks and row blocks (partial rows: one vertex per
+// channel, input windows with their halo copied per channel).
+TEST_F(CnnOps, ForcedSplitsMatchTorch) {
+  const std::vector<ops::WindowPlan> plans = {{1, 1, 3, 0, 0}, {2, 2, 2, 0, 0}, {1, 3, 4, 0, 0}};
+  for (const Case& c : cases_) {
+    if (c.op != "conv2d" && c.op != "max_pool2d" && c.op != "avg_pool2d") continue;  // forward window ops
+    OpGraph og;
+    build(c, og);
+    const opgraph::Op& op = og.ops()[og.ops().size() - 2];
+    ASSERT_TRUE(op.kind == opgraph::OpKind::kConv2d || op.kind == opgraph::OpKind::kMaxPool2d ||
+                op.kind == opgraph::OpKind::kAvgPool2d);
+    for (const ops::WindowPlan& p : plans) {
+      const passes::CompileOptions co = options();
+      graph::Graph g(*arch::find_target("small"));
+      const std::vector<uint32_t> xs = c.dims("x"), ys = c.dims("y");
+      graph::Tensor x = g.add_variable(DType::kF32, xs, "x");
+      g.map_linearly(x, xs.back());
+      graph::Program body = graph::Sequence();
+      body.add(graph::HostWrite(g.add_stream("x", DType::kF32, xs), x));
+      ops::WindowGeometry geo;
+      geo.c_in = xs[1], geo.h = xs[2], geo.w = xs[3], geo.c_out = ys[1], geo.oh = ys[2], geo.ow = ys[3];
+      const std::vector<uint32_t> pads = c.dims("pads");
+      geo.pt = pads[0], geo.pl = pads[1], geo.pb = pads[2], geo.pr = pads[3];
+      const std::vector<uint32_t> s = c.dims("stride");
+      geo.sh = s[0], geo.sw = s[1];
+      graph::Tensor y;
+      if (c.op == "conv2d") {
+        const std::vector<uint32_t> w = c.dims("w"), d = c.dims("dil");
+        geo.kh = w[2], geo.kw = w[3], geo.dh = d[0], geo.dw = d[1], geo.groups = c.dims("groups")[0];
+        ops::ConvWeights wts;
+        wts.w_values = data(c, "w");
+        if (c.has("b")) wts.b_values = data(c, "b");
+        y = ops::conv2d(g, body, x, wts, geo, p, "conv");
+      } else {
+        const std::vector<uint32_t> k = c.dims("kernel");
+        geo.kh = k[0], geo.kw = k[1], geo.groups = geo.c_in;
+        y = c.op == "max_pool2d" ? ops::max_pool2d(g, body, x, geo, p, "pool")
+                                 : ops::avg_pool2d(g, body, x, geo, c.dims("include_pad")[0] != 0, p, "pool");
+      }
+      body.add(graph::HostRead(g.add_stream("y", DType::kF32, ys), y));
+      g.add_program("infer", body);
+      const exe::Executable e = passes::compile(g, co);
+      const std::vector<float> want = data(c, "y");
+      expect_close(run(e, c, emu::Mode::kNative).at("y"), want,
+                   c.name + " plan " + std::to_string(p.pn) + "x" + std::to_string(p.pc) + "x" + std::to_string(p.ps));
+    }
+  }
+}
+
+TEST(CnnOpErrors, NameTheOpAndTheShapes) {
+  OpGraph og;
+  const Value x = og.input("x", DType::kF32, {1, 3, 8, 8});
+  const Value w = og.constant("w", {4, 2, 3, 3}, std::vector<float>(72));
+  auto error = [](auto f) {
+    try {
+      f();
+    } catch (const opgraph::OpGraphError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error([&] { og.conv2d(x, w, Value{}, {}, "c1"); }),
+            "conv2d 'c1': f32[1,3,8,8] with weights f32[4,2,3,3] and 1 groups: channels do not match");
+  opgraph::Pool2dAttrs big;
+  big.kernel_h = big.kernel_w = 9;
+  EXPECT_EQ(error([&] { og.max_pool2d(x, big, "p"); }),
+            "max_pool2d 'p': the kernel 9x9 does not fit the padded input f32[1,3,8,8]");
+  EXPECT_EQ(error([&] { og.binary(opgraph::BinaryOp::kAdd, x, og.input("z", DType::kF32, {5}), "a"); }),
+            "add 'a': f32[1,3,8,8] and f32[5]: the shapes do not broadcast");
+  EXPECT_EQ(error([&] { og.reshape(x, {7}, "r"); }), "reshape 'r': f32[1,3,8,8] to [7]: the element counts differ");
+}
+
+}  // namespace
+}  // namespace tessera::testing
