@@ -201,7 +201,8 @@ class SoftmaxAxis(nn.Module):
 # ---- models written with onnx.helper (what PyTorch does not emit)
 
 def auto_pad_model(rng, mode):
-    x = rng.standard_normal((2, 3, 9, 8)).astype(np.float32)
+    # Odd total padding on both axes (1 each), so that SAME_UPPER and SAME_LOWER differ.
+    x = rng.standard_normal((2, 3, 10, 9)).astype(np.float32)
     w = (rng.standard_normal((4, 3, 3, 4)) * 0.3).astype(np.float32)
     b = rng.standard_normal(4).astype(np.float32)
     stride = (2, 3)
@@ -210,7 +211,7 @@ def auto_pad_model(rng, mode):
         y = F.conv2d(xt, torch.from_numpy(w), torch.from_numpy(b), stride=stride)
     else:
         pads = []
-        for i, (n, k, s) in enumerate(zip((9, 8), (3, 4), stride)):
+        for i, (n, k, s) in enumerate(zip((10, 9), (3, 4), stride)):
             out = -(-n // s)
             total = max(0, (out - 1) * s + k - n)
             small, big = total // 2, total - total // 2
