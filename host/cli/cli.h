@@ -7,6 +7,10 @@
 
 #include "tessera/exe/executable.h"
 
+namespace CLI {
+class App;
+}
+
 namespace tessera::cli {
 
 struct RunArgs {
@@ -38,6 +42,10 @@ struct CompileArgs {
 // its report and names the tile, the bytes and the largest tensors there.
 int compile(const CompileArgs& args);
 
+// `tessera compile MODEL.onnx ...`: import an ONNX model, lower, compile, write the
+// executable (compile_onnx.cpp; `cmd` tells which options were given).
+int compile_onnx(const CompileArgs& args, const CLI::App& cmd);
+
 // Memory per tile by category (min / median / max), to stdout.
 void print_memory(const std::vector<exe::TileMemory>& memory);
 
@@ -57,8 +65,8 @@ void check_fits(const FitEstimate& e, const std::string& target_name, uint32_t t
 // is bounded (--batches, --infer-batches, --steps-per-sync).
 inline constexpr uint32_t kMaxTransfersPerRun = 1u << 16;
 
-// `tessera info model.tsx`: the executable's target, memory per tile, programs, tensors,
-// streams, printed to stdout.
+// `tessera info model.tsx`: the executable's target, memory per tile, programs, layers
+// (compute sets), tensors, streams, printed to stdout.
 int info(const std::string& model);
 // `tessera run model.tsx ...`: load onto the device, run one program, write outputs.
 int run(const RunArgs& args);

@@ -161,8 +161,14 @@ void add_compile_train_options(CLI::App* cmd, CompileTrainArgs& t) {
 
 int compile_command(const CompileArgs& c, const CompileTrainArgs& t, const CLI::App& cmd) {
   if (c.model == "mnist-train") return compile_train(c, t, cmd);
+  const bool onnx = c.model.size() > 5 && c.model.compare(c.model.size() - 5, 5, ".onnx") == 0;
   for (const char* opt : kTrainOptions)
     if (cmd.count(opt)) throw std::runtime_error(std::string(opt) + " is an option of mnist-train, not " + c.model);
+#if TESSERA_HAVE_ONNX
+  if (onnx) return compile_onnx(c, cmd);
+#else
+  if (onnx) throw std::runtime_error(c.model + ": this build has no ONNX import (libonnx-dev was not found)");
+#endif
   return compile(c);
 }
 

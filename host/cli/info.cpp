@@ -68,6 +68,18 @@ int info(const std::string& model) {
     for (uint32_t i : p.streams) streams += (streams.empty() ? "" : ", ") + e.streams.at(i).name;
     std::printf("  %-20s %u words, host syncs: %s\n", p.name.c_str(), p.words, streams.empty() ? "none" : streams.c_str());
   }
+  // Layers: the compute sets (named after the model's layers, e.g. an ONNX node's name, and
+  // what the lowering made of it), in order, with their vertices.
+  if (!e.layer_names.empty()) {
+    std::vector<uint32_t> vertices(e.layer_names.size(), 0);
+    std::vector<std::set<uint32_t>> tiles(e.layer_names.size());
+    for (const exe::VertexOrigin& v : e.vertices)
+      if (v.layer < e.layer_names.size()) ++vertices[v.layer], tiles[v.layer].insert(v.tile);
+    std::printf("\nlayers (compute sets, in order):\n");
+    for (size_t i = 0; i < e.layer_names.size(); ++i)
+      std::printf("  %-40s %6u vertices on %u tiles\n", e.layer_names[i].c_str(), vertices[i],
+                  static_cast<uint32_t>(tiles[i].size()));
+  }
   std::printf("\ntensors:\n");
   for (const exe::Tensor& t : e.tensors)
     std::printf("  %-20s %-16s %s%s\n", t.name.c_str(), shape_text(t.dtype, t.shape).c_str(),

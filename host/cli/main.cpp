@@ -1,5 +1,6 @@
 // tessera: the command-line front of the host runtime (docs/runtime.md).
 //   tessera compile mnist-mlp --weights DIR [--target T] [--batch B] [--batches N] -o model.tsx
+//   tessera compile MODEL.onnx [--target T] [--batch B] [--batches N] -o model.tsx
 //   tessera compile mnist-train [--init DIR | --seed S] [--target T] [--batch B] [--steps-per-sync N]
 //                   [--infer-batch B] [--epochs E] [--train-size N] -o train.tsx  (compile_train.h)
 //   tessera info model.tsx
@@ -33,12 +34,12 @@ int main(int argc, char** argv) {
 
   CompileArgs c;
   CLI::App* compile_cmd =
-      app.add_subcommand("compile", "compile a built-in model (mnist-mlp, mnist-train) into an executable");
-  compile_cmd->add_option("model", c.model, "the model: mnist-mlp (inference) or mnist-train (training)")->required();
+      app.add_subcommand("compile", "compile an ONNX model or a built-in one (mnist-mlp, mnist-train) into an executable");
+  compile_cmd->add_option("model", c.model, "the model: FILE.onnx, mnist-mlp (inference) or mnist-train (training)")->required();
   compile_cmd->add_option("--weights", c.weights, "mnist-mlp: folder of w1.f32 b1.f32 w2.f32 b2.f32 (required)");
   compile_cmd->add_option("--target", c.target, "chip configuration (arch/targets; default small, mnist-train medium)");
-  compile_cmd->add_option("--batch", c.batch, "images per host transfer (default 40; mnist-train: per SGD step, 32)");
-  compile_cmd->add_option("--batches", c.batches, "host transfers per run");
+  compile_cmd->add_option("--batch", c.batch, "images per host transfer (default 40; mnist-train: per SGD step, 32; .onnx: the size of a dynamic batch dimension)");
+  compile_cmd->add_option("--batches", c.batches, "host transfers per run (.onnx: default 1)");
   compile_cmd->add_option("--firmware", c.firmware, "tessera-firmware.elf (default: the build's)");
   compile_cmd->add_option("-o,--output", c.output, "the executable to write (.tsx)")->required();
   CompileTrainArgs ct;
@@ -52,8 +53,8 @@ int main(int argc, char** argv) {
                       "targets tiny and small)")
       ->check(CLI::IsMember({"emu", "emu-native", "vlt"}));
   run_cmd->add_option("--threads", r.threads, "host threads for the emulator")->check(CLI::Range(1u, 1024u));
-  run_cmd->add_option("--input", r.inputs, "NAME=FILE: raw bytes for a host-to-device stream or a tensor");
-  run_cmd->add_option("--output", r.outputs, "NAME=FILE: write a device-to-host stream or a tensor after the run");
+  run_cmd->add_option("--input", r.inputs, "NAME=FILE: a host-to-device stream or a tensor from FILE (.npy: dtype and shape checked; else raw bytes)");
+  run_cmd->add_option("--output", r.outputs, "NAME=FILE: write a device-to-host stream or a tensor after the run (.npy, or raw bytes)");
   run_cmd->add_option("--program", r.program, "program to run (default: the first)");
   run_cmd->add_option("--report", r.report, "write a JSON run report (supersteps, host syncs, time, cycles)");
   run_cmd->add_option("--timeout-ms", r.timeout_ms, "the device counts as hung after this long without progress")

@@ -1,5 +1,6 @@
 // `tessera run`: read the executable, make the device, load, connect --input/--output to
 // streams or tensors, run one program, write the outputs and the report.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -11,6 +12,7 @@
 
 #include "cli.h"
 #include "paths.h"
+#include "stream_files.h"
 #include "tessera/arch/targets.h"
 #include "tessera/data/dataset.h"
 #include "tessera/emu/machine.h"
@@ -149,14 +151,19 @@ int run(const RunArgs& a) {
       if (transfers == 0)
         throw std::runtime_error("--input " + name + ": program '" + program->name + "' does not use this stream");
       const uint64_t want = transfers * exe::transfer_bytes(*s);
-      engine.connect_stream(name, std::span(buffers.emplace_back(read_input(
-                                      nf, want, "stream '" + name + "' (" + std::to_string(transfers) + " transfers of " +
-                                                    std::to_string(exe::transfer_bytes(*s)) + " bytes)"))));
+      engine.connect_stream(
+          name, std::span(buffers.emplace_back(
+                    is_npy(nf.file) ? read_npy_input(nf.file, name, s->dtype, s->shape, transfers)
+                                    : read_input(nf, want, "stream '" + name + "' (" + std::to_string(transfers) +
+                                                               " transfers of " + std::to_string(exe::transfer_bytes(*s)) +
+                                                               " bytes)"))));
       connected.insert(name);
     } else if (const exe::Tensor* t = e.find_tensor(name)) {
       uint64_t elements = 1;
       for (uint32_t d : t->shape) elements *= d;
-      const std::vector<std::byte> data = read_input(nf, elements * exe::dtype_bytes(t->dtype), "tensor '" + name + "'");
+      const std::vector<std::byte> data =
+          is_npy(nf.file) ? read_npy_input(nf.file, name, t->dtype, t->shape, 1)
+                          : read_input(nf, elements * exe::dtype_bytes(t->dtype), "tensor '" + name + "'");
       engine.write_tensor(name, std::span<const std::byte>(data));
     } else {
       throw std::runtime_error("--input " + name + ": no stream or tensor of that name in " + a.model);
@@ -224,8 +231,16 @@ int run(const RunArgs& a) {
       std::printf("agreement with the reference predictions: %u/%zu (%.2f%%)\n", same, p.size(), 100.0 * same / p.size());
     }
   }
-  for (const auto& [nf, data] : stream_outputs) write_bytes(nf.file, data);
-  for (const NameFile& nf : tensor_outputs) write_bytes(nf.file, engine.read_tensor(nf.name));
+  for (const auto& [nf, data] : stream_outputs) {
+    const exe::Stream& s = *e.find_stream(nf.name);
+    if (is_npy(nf.file)) write_npy_output(nf.file, s.dtype, s.shape, data.size() / std::max<uint64_t>(exe::transfer_bytes(s), 1), data);
+    else write_bytes(nf.file, data);
+  }
+  for (const NameFile& nf : tensor_outputs) {
+    const exe::Tensor& t = *e.find_tensor(nf.name);
+    if (is_npy(nf.file)) write_npy_output(nf.file, t.dtype, t.shape, 1, engine.read_tensor(nf.name));
+    else write_bytes(nf.file, engine.read_tensor(nf.name));
+  }
   if (!a.report.empty()) engine.write_report_json(a.report);
   return 0;
 }

@@ -88,6 +88,17 @@ class MlpMatMul(nn.Module):
         return torch.relu(x @ self.w1 + self.b1) @ self.w2 + self.b2
 
 
+class SharedLinear(nn.Module):
+    """One Linear applied twice: one initializer behind two Gemms."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(12, 12)
+
+    def forward(self, x):
+        return self.fc(torch.relu(self.fc(x)))
+
+
 class LeNet5(nn.Module):
     def __init__(self, pool="max", act="relu"):
         super().__init__()
@@ -314,6 +325,7 @@ def main():
     export("mlp", Mlp(), torch.randn(4, 1, 4, 5), [11, 13, 17], lowerable=True)
     export("mlp_dynamic", Mlp(), torch.randn(6, 1, 4, 5), [13], lowerable=True, dynamic_batch=True)
     export("mlp_matmul", MlpMatMul(), torch.randn(5, 24), [11, 17], lowerable=True)
+    export("shared_linear", SharedLinear(), torch.randn(3, 12), [13], lowerable=True)
     export("lenet_max", LeNet5("max", "relu"), torch.randn(2, 1, 28, 28), [11, 13, 17])
     export("lenet_avg_tanh", LeNet5("avg", "tanh"), torch.randn(3, 1, 28, 28), [13])
     export("lenet_dynamic", LeNet5("max", "relu"), torch.randn(2, 1, 28, 28), [13], dynamic_batch=True)

@@ -188,7 +188,10 @@ opgraph::Value Importer::make_constant(const std::string& name, const Const& c) 
   for (int64_t d : c.dims) shape.push_back(static_cast<uint32_t>(d));
   if (shape.empty()) shape = {1};  // a scalar: broadcasts as [1]
   if (element_count(c.dims) == 0) fail("the constant '" + name + "' has no elements");
-  return og_.constant(name, shape, c.f);
+  // Derived constants (a transposed weight, a folded bias) of one initializer may be made
+  // more than once, for several nodes: each gets a name of its own.
+  const int n = constant_names_[name]++;
+  return og_.constant(n ? name + "." + std::to_string(n) : name, shape, c.f);
 }
 
 opgraph::Value Importer::value(int i) {

@@ -117,6 +117,7 @@ class Importer {
   std::map<std::string, std::vector<int>> consumers_;  // name -> nodes reading it
   std::map<std::string, bool> graph_outputs_;
   std::map<int, bool> folded_;                         // BatchNormalizations folded into a Conv
+  std::map<std::string, int> constant_names_;          // op graph constants made, by name
   uint32_t folded_count_ = 0;
   const onnx::NodeProto* node_ = nullptr;
   int index_ = -1;

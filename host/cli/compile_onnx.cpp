@@ -1,0 +1,69 @@
+// `tessera compile MODEL.onnx`: the ONNX model imported into an op graph (tessera_onnx_import),
+// lowered onto the target's tiles (opgraph::lower), compiled, the memory per tile printed,
+// the executable written. Streams are named after the model's inputs and outputs.
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.h"
+#include "tessera/arch/tile_map.h"
+#include "tessera/exe/file.h"
+#include "tessera/onnx/import.h"
+#include "tessera/opgraph/lower.h"
+#include "tessera/passes/passes.h"
+
+namespace tessera::cli {
+
+int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
+  const arch::Target* target = arch::find_target(c.target);
+  if (!target) throw std::runtime_error("unknown target '" + c.target + "' (targets: " + arch::target_names() + ")");
+  if (cmd.count("--weights")) throw std::runtime_error("an ONNX model holds its weights: drop --weights");
+  onnx_import::ImportOptions io;
+  io.batch = cmd.count("--batch") ? c.batch : 0;  // only for a dynamic batch dimension
+  const uint32_t batches = cmd.count("--batches") ? c.batches : 1;
+  if ((cmd.count("--batch") && c.batch == 0) || batches == 0)
+    throw std::runtime_error("--batch and --batches must be at least 1");
+  const auto start = std::chrono::steady_clock::now();
+  const onnx_import::Model m = onnx_import::import_file(c.model, io);
+  note("imported " + c.model + " (opset " + std::to_string(m.opset) + (m.producer.empty() ? "" : ", from " + m.producer) +
+       "): " + std::to_string(m.graph.ops().size()) + " ops" +
+       (m.folded_batch_norms ? ", " + std::to_string(m.folded_batch_norms) + " BatchNormalizations folded" : ""));
+  for (const opgraph::Op& op : m.graph.ops())
+    if (op.kind == opgraph::OpKind::kInput || op.kind == opgraph::OpKind::kOutput) {
+      const opgraph::ValueInfo& vi = m.graph.info(op.kind == opgraph::OpKind::kInput ? op.result : op.operands[0]);
+      note(std::string("  ") + (op.kind == opgraph::OpKind::kInput ? "input  " : "output ") + op.name + " " +
+           opgraph::type_string(vi.dtype, vi.shape));
+    }
+
+  passes::CompileOptions o = passes::firmware_options(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware, target);
+  o.progress = [](const std::string& line) { note("  " + line); };
+  graph::Graph g(*target);
+  opgraph::LowerOptions lo;
+  lo.batches = batches;
+  lo.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
+  try {
+    opgraph::lower(m.graph, g, lo);
+  } catch (const opgraph::OpGraphError& e) {
+    throw std::runtime_error(c.model + ": cannot be lowered onto the tiles yet: " + e.what());
+  }
+  note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
+       " compute sets for " + c.target + " (" + std::to_string(target->tiles) + " tiles), program \"infer\" x " +
+       std::to_string(batches));
+  exe::Executable e;
+  try {
+    e = passes::compile(g, o);
+  } catch (const passes::CompileError& err) {
+    print_memory(err.memory);
+    throw;
+  }
+  print_memory(e.memory);
+  exe::write_file(e, c.output);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("\nwrote %s: %u supersteps, %llu exchange bytes, compiled in %.2f s\n", c.output.c_str(), e.supersteps,
+              static_cast<unsigned long long>(e.exchange_bytes), s);
+  return 0;
+}
+
+}  // namespace tessera::cli
