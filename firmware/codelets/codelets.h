@@ -43,7 +43,7 @@
 //                    u32 wd, u32 cout, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw,
 //                    u32 ph, u32 pw, u32 dh, u32 dw
 //  23    conv2d_grad_input  f32* dx, const f32* dy, const f32* w, then conv2d's u32 fields
-//  24    conv2d_grad_weight f32* grad, const f32* x, const f32* dy, conv2d's u32 fields,
+//  24    conv2d_grad_weight f32* dweight, const f32* x, const f32* dy, conv2d's u32 fields,
 //                    u32 accumulate
 //  25    channel_sum f32* out, const f32* src, u32 c, u32 hw, u32 accumulate
 //  26    maxpool2d   f32* y, const f32* x, u32 c, u32 h, u32 wd, u32 oh, u32 ow, u32 kh,
@@ -75,12 +75,14 @@
 //               (step = (hi - lo) * 2^-24 for U(lo, hi))
 //   conv2d y = x (*) w + b, fma chains over ci, ky, kx (zero padding skipped; pads i32)
 //   conv2d_grad_input dx = the transposed convolution of dy with w (fma chains over co, ky, kx)
-//   conv2d_grad_weight grad (+)= fma chains over oy, ox of dy * x     channel_sum out (+)= sum
+//   conv2d_grad_weight dweight (+)= fma chains over oy, ox of dy * x     channel_sum out (+)= sum
 //   maxpool2d / maxpool2d_grad  PyTorch's pick (first, then larger or NaN), dx += dy there
 //   avgpool2d / avgpool2d_grad  PyTorch's avg_pool2d with ONNX's four pads
 //   lrn ONNX LRN over channels   ewise2 dst[i] = a[i] OP b[(i / inner) % bn]
 //   ewise1 leaky_relu, sigmoid, tanh, clip, identity; ewise1_grad their gradients
 // Each codelet's file says exactly what it computes (order of operations, zeros, NaNs).
+// Field names are unique within a signature (the compiler sets fields by name): hence
+// conv2d_grad_weight's `dweight` beside its dilation `dw`.
 // New codelets go at the end (TESSERA_CODELETS below); indices of existing ones stay.
 //
 // The table is also data in the firmware ELF, for tools that read it from there: the
@@ -137,7 +139,7 @@ constexpr uint32_t state_words(const char* signature) {
   X(rng_uniform, "f32* out, const u32* seed, u32 n, u32 first, u32 stream, f32 lo, f32 step") \
   X(conv2d, "f32* y, const f32* x, const f32* w, const f32* b, u32 cin, u32 h, u32 wd, u32 cout, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw, u32 dh, u32 dw") \
   X(conv2d_grad_input, "f32* dx, const f32* dy, const f32* w, u32 cin, u32 h, u32 wd, u32 cout, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw, u32 dh, u32 dw") \
-  X(conv2d_grad_weight, "f32* grad, const f32* x, const f32* dy, u32 cin, u32 h, u32 wd, u32 cout, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw, u32 dh, u32 dw, u32 accumulate") \
+  X(conv2d_grad_weight, "f32* dweight, const f32* x, const f32* dy, u32 cin, u32 h, u32 wd, u32 cout, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw, u32 dh, u32 dw, u32 accumulate") \
   X(channel_sum, "f32* out, const f32* src, u32 c, u32 hw, u32 accumulate") \
   X(maxpool2d, "f32* y, const f32* x, u32 c, u32 h, u32 wd, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw") \
   X(maxpool2d_grad, "f32* dx, const f32* dy, const f32* x, u32 c, u32 h, u32 wd, u32 oh, u32 ow, u32 kh, u32 kw, u32 sh, u32 sw, u32 ph, u32 pw") \

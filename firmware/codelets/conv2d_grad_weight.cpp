@@ -9,10 +9,11 @@
 // With accumulate set, one tile sums several images into dw: image after image, the same
 // bits as one fma chain over the images' terms in that order. ph and pw are i32 (two's
 // complement in the u32 field). (The bias gradient is channel_sum of dy.)
-// State (codelets.h): [0] f32* grad (dw above; cout*cin*kh*kw), [1] const f32* x (cin*h*wd), [2] const
+// State (codelets.h): [0] f32* dweight (cout*cin*kh*kw; "dw" above: the field's name
+// differs from the dilation's, [16] dw), [1] const f32* x (cin*h*wd), [2] const
 // f32* dy (cout*oh*ow), [3] u32 cin, [4] u32 h, [5] u32 wd, [6] u32 cout, [7] u32 oh,
 // [8] u32 ow, [9] u32 kh, [10] u32 kw, [11] u32 sh, [12] u32 sw, [13] u32 ph (i32),
-// [14] u32 pw (i32), [15] u32 dh, [16] u32 dw, [17] u32 accumulate. grad overlaps nothing.
+// [14] u32 pw (i32), [15] u32 dh, [16] u32 dw, [17] u32 accumulate. dw overlaps nothing.
 #include "codelets/codelets.h"
 #include "codelets/window.h"
 #include "runtime/fp_rules.h"

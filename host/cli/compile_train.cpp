@@ -36,6 +36,33 @@ std::string widths_text(const std::vector<uint32_t>& w) {
   return s;
 }
 
+}  // namespace
+
+uint32_t checked_schedule(const CompileTrainArgs& t, uint32_t batch) {
+  if (batch == 0 || t.steps_per_sync == 0 || t.infer_batch == 0 || t.infer_batches == 0 || t.epochs == 0)
+    throw std::runtime_error("--batch, --steps-per-sync, --infer-batch, --infer-batches and --epochs must be at least 1");
+  if (t.steps_per_sync > kMaxTransfersPerRun || t.infer_batches > kMaxTransfersPerRun)
+    throw std::runtime_error("--steps-per-sync and --infer-batches: at most " + std::to_string(kMaxTransfersPerRun) +
+                             " host transfers per run (got " + std::to_string(t.steps_per_sync) + " and " +
+                             std::to_string(t.infer_batches) + ")");
+  // std::isfinite and the comparisons: NaN fails every test below.
+  if (!(std::isfinite(t.lr) && t.lr > 0))
+    throw std::runtime_error("--lr " + std::to_string(t.lr) + ": the learning rate must be finite and above 0");
+  if (!(t.momentum >= 0 && t.momentum < 1))
+    throw std::runtime_error("--momentum " + std::to_string(t.momentum) + ": must be in [0, 1)");
+  if (t.train_size < batch)
+    throw std::runtime_error("--train-size " + std::to_string(t.train_size) + " is less than one batch");
+  // In 64 bits: epochs * steps once wrapped in 32 into a 2-step schedule.
+  const uint64_t total_steps = uint64_t{t.epochs} * (t.train_size / batch);
+  if (total_steps > kMaxTotalSteps)
+    throw std::runtime_error("--epochs " + std::to_string(t.epochs) + " x " + std::to_string(t.train_size / batch) +
+                             " steps per epoch = " + std::to_string(total_steps) + " steps, more than the " +
+                             std::to_string(kMaxTotalSteps) + " the learning-rate schedule counts");
+  return static_cast<uint32_t>(total_steps);
+}
+
+namespace {
+
 int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::App& cmd) {
   models::MlpTrainConfig cfg;
   cfg.target = cmd.count("--target") ? c.target : "medium";
@@ -57,24 +84,7 @@ int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::Ap
       throw std::runtime_error("--widths " + widths_text(cfg.widths) + ": each width must be 1 .. " + std::to_string(kMaxWidth));
   if (cfg.widths.size() > kMaxLayers + 1)
     throw std::runtime_error("--widths " + widths_text(cfg.widths) + ": at most " + std::to_string(kMaxLayers) + " layers");
-  if (cfg.steps_per_sync > kMaxTransfersPerRun || cfg.infer_batches > kMaxTransfersPerRun)
-    throw std::runtime_error("--steps-per-sync and --infer-batches: at most " + std::to_string(kMaxTransfersPerRun) +
-                             " host transfers per run (got " + std::to_string(cfg.steps_per_sync) + " and " +
-                             std::to_string(cfg.infer_batches) + ")");
-  // std::isfinite and the comparisons: NaN fails every test below.
-  if (!(std::isfinite(cfg.lr0) && cfg.lr0 > 0))
-    throw std::runtime_error("--lr " + std::to_string(cfg.lr0) + ": the learning rate must be finite and above 0");
-  if (!(cfg.momentum >= 0 && cfg.momentum < 1))
-    throw std::runtime_error("--momentum " + std::to_string(cfg.momentum) + ": must be in [0, 1)");
-  if (t.train_size < cfg.batch)
-    throw std::runtime_error("--train-size " + std::to_string(t.train_size) + " is less than one batch");
-  // In 64 bits: epochs * steps once wrapped in 32 into a 2-step schedule.
-  const uint64_t total_steps = uint64_t{t.epochs} * (t.train_size / cfg.batch);
-  if (total_steps > kMaxTotalSteps)
-    throw std::runtime_error("--epochs " + std::to_string(t.epochs) + " x " + std::to_string(t.train_size / cfg.batch) +
-                             " steps per epoch = " + std::to_string(total_steps) + " steps, more than the " +
-                             std::to_string(kMaxTotalSteps) + " the learning-rate schedule counts");
-  cfg.total_steps = static_cast<uint32_t>(total_steps);
+  cfg.total_steps = checked_schedule(t, cfg.batch);
   const arch::Target* target = arch::find_target(cfg.target);
   if (!target) {
     throw std::runtime_error("unknown target '" + cfg.target + "' (targets: " + arch::target_names() + ")");
@@ -157,14 +167,25 @@ void add_compile_train_options(CLI::App* cmd, CompileTrainArgs& t) {
                   "epochs * (train-size / batch) steps (default 8000)");
   cmd->add_option("--lr", t.lr, "mnist-train: initial learning rate (default 0.02)");
   cmd->add_option("--momentum", t.momentum, "mnist-train: SGD momentum (default 0.9)");
+  cmd->add_flag("--train", t.train,
+                "MODEL.onnx: a training executable for `tessera train` (the model a classifier: logits out; "
+                "takes --batch (default 32), --steps-per-sync, --infer-batch, --infer-batches, --epochs, "
+                "--train-size, --lr, --momentum)");
 }
 
 int compile_command(const CompileArgs& c, const CompileTrainArgs& t, const CLI::App& cmd) {
   if (c.model == "mnist-train") return compile_train(c, t, cmd);
   const bool onnx = c.model.size() > 5 && c.model.compare(c.model.size() - 5, 5, ".onnx") == 0;
-  for (const char* opt : kTrainOptions)
-    if (cmd.count(opt)) throw std::runtime_error(std::string(opt) + " is an option of mnist-train, not " + c.model);
+  if (t.train && !onnx) throw std::runtime_error("--train is an option of MODEL.onnx (mnist-train trains already)");
+  for (const char* opt : kTrainOptions) {
+    const bool classifier_option = t.train && std::string(opt) != "--init" && std::string(opt) != "--seed" &&
+                                   std::string(opt) != "--widths";
+    if (cmd.count(opt) && !classifier_option)
+      throw std::runtime_error(std::string(opt) + " is an option of mnist-train" +
+                               (onnx && !t.train ? " or MODEL.onnx --train" : "") + ", not " + c.model);
+  }
 #if TESSERA_HAVE_ONNX
+  if (onnx && t.train) return compile_onnx_train(c, t, cmd);
   if (onnx) return compile_onnx(c, cmd);
 #else
   if (onnx) throw std::runtime_error(c.model + ": this build has no ONNX import (libonnx-dev was not found)");

@@ -23,9 +23,19 @@ struct CompileTrainArgs {
   uint32_t infer_batch = 100, infer_batches = 1;
   uint32_t epochs = 15, train_size = 8000;  // total steps = epochs * (train_size / batch)
   float lr = 0.02f, momentum = 0.9f;
+  bool train = false;                // MODEL.onnx --train: a classifier's training executable
   // Shared with mnist-mlp (CompileArgs), with other defaults when not given: target medium,
   // batch 32.
 };
+
+// The learning-rate schedule's total steps, epochs * (train_size / batch), after checking
+// every training option's range (lr, momentum, transfers per run, the step count).
+uint32_t checked_schedule(const CompileTrainArgs& t, uint32_t batch);
+
+// `tessera compile MODEL.onnx --train`: the model imported at the training and at the
+// inference batch, its constants made parameters, programs "train" and "infer"
+// (models/classifier_train.h), compiled (compile_onnx_train.cpp).
+int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::App& cmd);
 
 // Adds mnist-train's options to the `compile` subcommand.
 void add_compile_train_options(CLI::App* compile_cmd, CompileTrainArgs& t);

@@ -151,16 +151,19 @@ int run(const RunArgs& a) {
       if (transfers == 0)
         throw std::runtime_error("--input " + name + ": program '" + program->name + "' does not use this stream");
       const uint64_t want = transfers * exe::transfer_bytes(*s);
-      engine.connect_stream(name, std::span(buffers.emplace_back(
-                                      is_npy(nf.file) ? read_npy_input(nf.file, name, s->dtype, s->shape, transfers)
-                                                      : read_input(nf, want, "stream '" + name + "' (" + std::to_string(transfers) +
-                                                                                 " transfers of " + std::to_string(exe::transfer_bytes(*s)) + " bytes)"))));
+      engine.connect_stream(
+          name, std::span(buffers.emplace_back(
+                    is_npy(nf.file) ? read_npy_input(nf.file, name, s->dtype, s->shape, transfers)
+                                    : read_input(nf, want, "stream '" + name + "' (" + std::to_string(transfers) +
+                                                               " transfers of " + std::to_string(exe::transfer_bytes(*s)) +
+                                                               " bytes)"))));
       connected.insert(name);
     } else if (const exe::Tensor* t = e.find_tensor(name)) {
       uint64_t elements = 1;
       for (uint32_t d : t->shape) elements *= d;
-      const std::vector<std::byte> data = is_npy(nf.file) ? read_npy_input(nf.file, name, t->dtype, t->shape, 1)
-                                                          : read_input(nf, elements * exe::dtype_bytes(t->dtype), "tensor '" + name + "'");
+      const std::vector<std::byte> data =
+          is_npy(nf.file) ? read_npy_input(nf.file, name, t->dtype, t->shape, 1)
+                          : read_input(nf, elements * exe::dtype_bytes(t->dtype), "tensor '" + name + "'");
       engine.write_tensor(name, std::span<const std::byte>(data));
     } else {
       throw std::runtime_error("--input " + name + ": no stream or tensor of that name in " + a.model);

@@ -190,24 +190,31 @@ int train(const TrainArgs& a) {
       throw std::runtime_error(a.model + ": program 'init' should take stream 'seed' once");
   }
 
-  // The executable's shapes: batch from "x", layers from fc1.w .. fcK.w.
+  // The executable's shapes: batch from "x" (f32[batch,784], or [batch,1,28,28] for a CNN:
+  // 784 pixels per image in any shape), layers from fc1.w .. fcK.w (an MLP of
+  // `tessera compile mnist-train`), else a classifier of `tessera compile MODEL.onnx --train`.
+  const auto pixels_per_image = [&](const exe::Stream& s, const char* name) {
+    uint64_t per = 1;
+    for (size_t d = 1; d < s.shape.size(); ++d) per *= s.shape[d];
+    if (s.shape.size() < 2 || s.shape[0] == 0 || per != data::kPixels)
+      throw std::runtime_error(a.model + ": stream '" + name + "' is " + shape_string(s.dtype, s.shape) +
+                               ", want f32[batch,784] or another shape of 784 pixels per image");
+  };
   const exe::Stream& xs = stream_or_throw(e, a.model, Interface::kX);
-  if (xs.shape.size() != 2 || xs.shape[1] != data::kPixels || xs.shape[0] == 0)
-    throw std::runtime_error(a.model + ": stream 'x' is " + shape_string(xs.dtype, xs.shape) + ", want f32[batch,784]");
+  pixels_per_image(xs, Interface::kX);
   const uint32_t batch = xs.shape[0];
   const uint32_t steps_per_run =
-      need_stream(e, a.model, ptrain, Interface::kX, exe::StreamDirection::kHostToDevice, exe::DType::kF32, {batch, 784});
+      need_stream(e, a.model, ptrain, Interface::kX, exe::StreamDirection::kHostToDevice, exe::DType::kF32, xs.shape);
   if (need_stream(e, a.model, ptrain, Interface::kLabels, exe::StreamDirection::kHostToDevice, exe::DType::kU32, {batch}) !=
           steps_per_run ||
       need_stream(e, a.model, ptrain, Interface::kLoss, exe::StreamDirection::kDeviceToHost, exe::DType::kF32, {batch}) !=
           steps_per_run)
     throw std::runtime_error(a.model + ": program 'train' moves x, labels and loss a different number of times per run");
   const exe::Stream& ixs = stream_or_throw(e, a.model, Interface::kInferX);
-  if (ixs.shape.size() != 2 || ixs.shape[0] == 0)
-    throw std::runtime_error(a.model + ": stream 'x_infer' is " + shape_string(ixs.dtype, ixs.shape) + ", want f32[n,784]");
+  pixels_per_image(ixs, Interface::kInferX);
   const uint32_t infer_batch = ixs.shape[0];
   const uint32_t infer_per_run = need_stream(e, a.model, pinfer, Interface::kInferX, exe::StreamDirection::kHostToDevice,
-                                             exe::DType::kF32, {infer_batch, 784});
+                                             exe::DType::kF32, ixs.shape);
   if (need_stream(e, a.model, pinfer, Interface::kLogits, exe::StreamDirection::kDeviceToHost, exe::DType::kF32,
                   {infer_batch, 10}) != infer_per_run)
     throw std::runtime_error(a.model + ": program 'infer' moves x_infer and logits a different number of times per run");
@@ -225,10 +232,24 @@ int train(const TrainArgs& a) {
                                std::to_string(layers.back()) + "-input layer");
     layers.push_back(w->shape[1]);
   }
-  if (layers.size() < 2 || layers.back() != data::kClasses)
-    throw std::runtime_error(a.model + ": no parameters fc1.w .. fcK.w ending in 10 classes (is it from `tessera compile mnist-train`?)");
+  // No fc1.w: a classifier compiled from a model (its own parameters and initial values).
+  const bool mlp = layers.size() > 1;
+  if (mlp && layers.back() != data::kClasses)
+    throw std::runtime_error(a.model + ": parameters fc1.w .. fcK.w end in " + std::to_string(layers.back()) +
+                             " classes, not 10");
   std::string layer_text;
   for (uint32_t l : layers) layer_text += (layer_text.empty() ? "" : "-") + std::to_string(l);
+  if (!mlp) {
+    const char* mlp_only = !a.plan.empty() ? "--plan" : !a.save.empty() ? "--save" : !a.onnx.empty() ? "--onnx"
+                           : a.device_init ? "--device-init" : nullptr;
+    if (mlp_only)
+      throw std::runtime_error(std::string(mlp_only) + ": " + a.model +
+                               " is a model's classifier (no fc1.w .. fcK.w); the option is for mnist-train's MLP");
+    // The plan gives the batches and shifts; its (MLP) initial weights are not used: the
+    // model's own initial values are the executable's.
+    layers.push_back(data::kClasses);
+    layer_text = a.model + "'s classifier";
+  }
 
   // The plan: read, or generated as the reference generates it.
   data::Plan plan;
@@ -275,7 +296,7 @@ int train(const TrainArgs& a) {
     engine.connect_stream(Interface::kSeed, std::span<uint32_t>(seed_word));
     engine.run(Interface::kInit, std::chrono::milliseconds(a.timeout_ms));
     note("initialised on the device (program init, seed " + std::to_string(init_seed) + ")");
-  } else {
+  } else if (mlp) {
     // The plan's initial parameters into the device (the executable's own initial values
     // are replaced; velocities start at zero from the load).
     for (size_t k = 1; k < layers.size(); ++k) {
@@ -336,8 +357,9 @@ int train(const TrainArgs& a) {
   };
 
   const uint32_t epoch_steps = plan.epoch_steps();
-  const std::string init_text =
-      a.device_init ? "device init seed " + std::to_string(init_seed) : std::string("the plan's weights");
+  const std::string init_text = a.device_init ? "device init seed " + std::to_string(init_seed)
+                                : mlp           ? std::string("the plan's weights")
+                                                : std::string("the model's weights");
   std::printf("training %s on %s: plan %s, batch %u, %llu of %u steps (%u per epoch), %u steps per run, from %s\n",
               layer_text.c_str(), a.device.c_str(), a.plan.empty() ? ("seed " + std::to_string(a.seed)).c_str() : a.plan.c_str(),
               batch, static_cast<unsigned long long>(run_steps), plan.steps, epoch_steps, steps_per_run,
@@ -403,7 +425,7 @@ int train(const TrainArgs& a) {
 
   // The trained parameters, as the plan lays them out.
   std::vector<std::vector<float>> trained;
-  for (size_t k = 1; k < layers.size(); ++k) {
+  for (size_t k = 1; mlp && k < layers.size(); ++k) {
     trained.push_back(engine.read_tensor_as<float>(Interface::weight(k)));
     trained.push_back(engine.read_tensor_as<float>(Interface::bias(k)));
   }

@@ -142,7 +142,9 @@ def torch_conv(c, x, w, b):
     # rows the windows reach: (oh - 1) sh + dh (kh - 1) + 1 from -ph
     bottom = (oh - 1) * sh + dh * (kh - 1) + 1 - ph - h
     right = (ow - 1) * sw + dw * (kw - 1) + 1 - pw - wd
-    xp = F.pad(x[None], (pw, right, ph, bottom))
+    # pad the positive amounts, then crop the negative ones (F.pad crops before padding)
+    xp = F.pad(x[None], (max(pw, 0), max(right, 0), max(ph, 0), max(bottom, 0)))
+    xp = xp[:, :, max(-ph, 0):xp.shape[2] - max(-bottom, 0), max(-pw, 0):xp.shape[3] - max(-right, 0)]
     return F.conv2d(xp, w, b, stride=(sh, sw), dilation=(dh, dw))[0]
 
 

@@ -331,6 +331,11 @@ TEST(CodeletTable, IdsAreStableHashesOfNameAndSignature) {
     const std::string sig = c.signature;
     EXPECT_EQ(c.id, fnv1a(std::string(c.name) + "(" + sig + ")")) << c.name;
     EXPECT_EQ(c.state_words, 1 + std::count(sig.begin(), sig.end(), ',')) << c.name;
+    // field names are unique (the compiler sets fields by name)
+    std::set<std::string> names;
+    std::istringstream fields(sig);
+    for (std::string f; std::getline(fields, f, ',');)
+      EXPECT_TRUE(names.insert(f.substr(f.find_last_of(' ') + 1)).second) << c.name << ": field " << f << " twice";
     EXPECT_TRUE(ids.emplace(c.id, c.name).second)
         << c.name << " and " << ids[c.id] << " share an id";
     EXPECT_EQ(fw::codelet_index(c.name), i);

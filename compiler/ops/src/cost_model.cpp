@@ -29,6 +29,19 @@ constexpr LinearCost kMatmulNt = {216.8, 8.256};
 constexpr LinearCost kReluGrad = {190.9, 13.475};
 constexpr LinearCost kSoftmaxXent = {326.8, 164.432};
 constexpr LinearCost kSgdMomentum = {189.0, 20.000};
+// The CNN codelets: a + b . w over four counts (the *_work functions below), fitted on
+// 14 convolution shapes (1x1 to 11x11 kernels, strides 1 to 4, pads 0 to 3, 1 to 64 input
+// channels) and 9 pooling shapes; ewise2 and ewise1 per op (add, sub, mul, div, max, min;
+// leaky_relu, sigmoid, tanh, clip, identity), work = elements:
+//   conv2d worst fit error 3.6%, conv2d_grad_input 9.1%, conv2d_grad_weight 3.9%,
+//   maxpool2d 1.5%, avgpool2d 1.5%, ewise2 and ewise1 within 1%
+constexpr MultiCost kConv2d = {5953.3, {3.7901, 25.9022, 10.5515, 50.8614}};
+constexpr MultiCost kConv2dGradInput = {8721.6, {0.4713, 40.2266, 1.2230, 18.7511}};
+constexpr MultiCost kConv2dGradWeight = {-18.9, {5.3925, 15.3822, 60.2078, 70.4762}};
+constexpr MultiCost kMaxpool2d = {215.7, {12.7678, 17.7531, 33.0898, 77.7614}};
+constexpr MultiCost kAvgpool2d = {605.8, {5.2698, 6.4745, 43.5493, 45.6288}};
+constexpr std::array<LinearCost, 6> kEwise2 = {{{231.0, 16.429}, {228.9, 18.831}, {228.9, 18.831}, {229.9, 31.947}, {230.7, 14.406}, {223.9, 14.403}}};
+constexpr std::array<LinearCost, 5> kEwise1 = {{{196.6, 11.478}, {228.0, 85.000}, {227.1, 88.866}, {198.3, 14.520}, {199.0, 7.000}}};
 // ---- end of calibrated data
 
 uint32_t ceil_log2(uint32_t x) {
@@ -38,6 +51,63 @@ uint32_t ceil_log2(uint32_t x) {
 }
 
 }  // namespace
+
+namespace {
+
+// The (o, k) pairs with 0 <= o*stride + k*dil - pad < n, o < on, k < kn.
+double inside_pairs(uint32_t on, uint32_t kn, uint32_t stride, uint32_t dil, int32_t pad, uint32_t n) {
+  double pairs = 0;
+  for (uint32_t o = 0; o < on; ++o)
+    for (uint32_t k = 0; k < kn; ++k) {
+      const int64_t i = int64_t(o) * stride + int64_t(k) * dil - pad;
+      pairs += i >= 0 && i < n;
+    }
+  return pairs;
+}
+
+}  // namespace
+
+Work4 conv2d_work(const ConvWorkShape& s) {
+  const double vy = inside_pairs(s.oh, s.kh, s.sh, s.dh, s.ph, s.h), vx = inside_pairs(s.ow, s.kw, s.sw, s.dw, s.pw, s.wd);
+  const double outputs = double(s.cout) * s.oh * s.ow;
+  return {double(s.cout) * s.cin * vy * vx, double(s.cout) * s.cin * vy * s.ow, outputs * s.cin, outputs};
+}
+
+// Over the input positions i < n: the taps that reach them in total, and the positions
+// some tap reaches.
+static void reached(uint32_t on, uint32_t kn, uint32_t stride, uint32_t dil, int32_t pad, uint32_t n, double& taps,
+             double& positions) {
+  taps = positions = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    double t = 0;
+    for (uint32_t k = 0; k < kn; ++k) {
+      const int64_t r = int64_t(i) + pad - int64_t(k) * dil;
+      t += r >= 0 && stride && r % stride == 0 && r / stride < on;
+    }
+    taps += t;
+    positions += t > 0;
+  }
+}
+
+Work4 conv2d_grad_input_work(const ConvWorkShape& s) {
+  double vy, ny, vx, nx;
+  reached(s.oh, s.kh, s.sh, s.dh, s.ph, s.h, vy, ny);
+  reached(s.ow, s.kw, s.sw, s.dw, s.pw, s.wd, vx, nx);
+  const double planes = double(s.cin) * s.cout, elements = double(s.cin) * s.h * s.wd;
+  return {planes * vy * vx, planes * vy * nx, planes * ny * nx, elements * (s.kw + 8)};
+}
+
+Work4 conv2d_grad_weight_work(const ConvWorkShape& s) {
+  const double vy = inside_pairs(s.oh, s.kh, s.sh, s.dh, s.ph, s.h), vx = inside_pairs(s.ow, s.kw, s.sw, s.dw, s.pw, s.wd);
+  const double planes = double(s.cout) * s.cin;
+  return {planes * vy * vx, planes * s.kw * vy, planes * s.kh * s.kw, planes * s.kh};
+}
+
+Work4 pool_work(uint32_t c, uint32_t h, uint32_t wd, uint32_t oh, uint32_t ow, uint32_t kh, uint32_t kw, uint32_t sh,
+                uint32_t sw, int32_t pt, int32_t pl) {
+  const double vy = inside_pairs(oh, kh, sh, 1, pt, h), vx = inside_pairs(ow, kw, sw, 1, pl, wd);
+  return {double(c) * vy * vx, double(c) * vy * ow, double(c) * oh * ow, double(c) * oh};
+}
 
 // Codelets from the calibrated table above; exchanges and barriers from the fabric's
 // timing (arch/latency.toml [fabric]), as the emulator models them: an exchange costs
@@ -55,6 +125,13 @@ CostModel CostModel::for_target(const arch::Target& t) {
   c.relu_grad = kReluGrad;
   c.softmax_xent = kSoftmaxXent;
   c.sgd_momentum = kSgdMomentum;
+  c.conv2d = kConv2d;
+  c.conv2d_grad_input = kConv2dGradInput;
+  c.conv2d_grad_weight = kConv2dGradWeight;
+  c.maxpool2d = kMaxpool2d;
+  c.avgpool2d = kAvgpool2d;
+  c.ewise2 = kEwise2;
+  c.ewise1 = kEwise1;
   const uint32_t diameter = (t.mesh_cols - 1) + (t.mesh_rows - 1);
   c.exchange = {double(arch::kFabricLatency.xchg_start) + double(diameter) * t.link_latency,
                 double(arch::kFabricLatency.word_cycles)};

@@ -201,7 +201,7 @@ Tensor conv2d_grad_weight(graph::Graph& g, graph::Program& prog, const Tensor& x
                     const auto [m0, m1] = blocks[b];
                     const uint32_t gi = m0 / mg;
                     const graph::Vertex v = g.add_vertex(cs, "conv2d_grad_weight", tile);
-                    g.connect(v, "grad", dst);
+                    g.connect(v, "dweight", dst);
                     g.connect(v, "x", tc.on(part(x, (uint64_t(n) * geo.c_in + gi * cg) * in_plane,
                                                  (uint64_t(n) * geo.c_in + (gi + 1) * cg) * in_plane),
                                             tile));

@@ -1,0 +1,73 @@
+// `tessera compile MODEL.onnx --train`: a classifier's on-device training executable for
+// `tessera train` (models/classifier_train.h: programs "train" and "infer" over the model's
+// weights made parameters).
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include <CLI/CLI.hpp>
+
+#include "compile_train.h"
+#include "paths.h"
+#include "tessera/arch/tile_map.h"
+#include "tessera/exe/file.h"
+#include "tessera/models/classifier_train.h"
+#include "tessera/onnx/import.h"
+#include "tessera/passes/passes.h"
+
+namespace tessera::cli {
+
+int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::App& cmd) {
+  const arch::Target* target = arch::find_target(c.target);
+  if (!target) throw std::runtime_error("unknown target '" + c.target + "' (targets: " + arch::target_names() + ")");
+  if (cmd.count("--weights")) throw std::runtime_error("an ONNX model holds its weights: drop --weights");
+  if (cmd.count("--batches")) throw std::runtime_error("--train takes --steps-per-sync and --infer-batches, not --batches");
+  const uint32_t batch = cmd.count("--batch") ? c.batch : 32;
+  models::ClassifierTrainConfig cfg;
+  cfg.total_steps = checked_schedule(t, batch);
+  cfg.steps_per_sync = t.steps_per_sync;
+  cfg.infer_batches = t.infer_batches;
+  cfg.lr0 = t.lr;
+  cfg.momentum = t.momentum;
+  check_output_file(c.output, "-o");
+
+  const auto start = std::chrono::steady_clock::now();
+  onnx_import::ImportOptions io;
+  io.batch = batch;
+  const onnx_import::Model m = onnx_import::import_file(c.model, io);
+  io.batch = t.infer_batch;
+  const onnx_import::Model mi = onnx_import::import_file(c.model, io);
+  note("imported " + c.model + " (opset " + std::to_string(m.opset) + ") at batch " + std::to_string(batch) +
+       " (train) and " + std::to_string(t.infer_batch) + " (infer): " + std::to_string(m.graph.ops().size()) + " ops");
+
+  passes::CompileOptions o = passes::firmware_options(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware, target);
+  o.progress = [](const std::string& line) { note("  " + line); };
+  cfg.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
+  graph::Graph g(*target);
+  try {
+    models::build_classifier_training(g, m.graph, mi.graph, cfg);
+  } catch (const opgraph::OpGraphError& e) {
+    throw std::runtime_error(c.model + ": cannot be trained on the tiles: " + e.what());
+  }
+  note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
+       " compute sets for " + c.target + " (" + std::to_string(target->tiles) + " tiles): \"train\" x " +
+       std::to_string(cfg.steps_per_sync) + " steps, lr " + std::to_string(cfg.lr0) + " linear to 0 over " +
+       std::to_string(cfg.total_steps) + " steps, momentum " + std::to_string(cfg.momentum) + "; \"infer\" x " +
+       std::to_string(cfg.infer_batches));
+  exe::Executable e;
+  try {
+    e = passes::compile(g, o);
+  } catch (const passes::CompileError& err) {
+    print_memory(err.memory);
+    throw;
+  }
+  print_memory(e.memory);
+  exe::write_file(e, c.output);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("\nprograms: train (streams x, labels in; loss out), infer (x_infer in; logits out); parameters: the "
+              "model's weights by their ONNX names\nwrote %s: %llu exchange bytes, compiled in %.2f s\n",
+              c.output.c_str(), static_cast<unsigned long long>(e.exchange_bytes), s);
+  return 0;
+}
+
+}  // namespace tessera::cli
