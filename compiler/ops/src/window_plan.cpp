@@ -23,7 +23,9 @@ Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, const
   // Input channels a block of `ch` output channels reads (a block may straddle groups).
   const uint64_t cin = conv ? (geo.groups == 1 ? geo.c_in : std::min<uint64_t>(geo.c_in, (ceil_div(ch, mg) + 1) * uint64_t(cg)))
                             : ch;
-  const uint64_t win = std::min<uint64_t>(geo.h, uint64_t(rows - 1) * geo.sh + uint64_t(geo.kh - 1) * geo.dh + 1);
+  const bool whole = rows == geo.oh;  // whole output rows read the whole image
+  const uint64_t win =
+      whole ? geo.h : std::min<uint64_t>(geo.h, uint64_t(rows - 1) * geo.sh + uint64_t(geo.kh - 1) * geo.dh + 1);
   const uint64_t x_words = imgs * cin * win * geo.w;
   const uint64_t y_words = uint64_t(imgs) * ch * rows * geo.ow;
   const uint64_t w_words = conv ? uint64_t(ch) * cg * geo.kh * geo.kw + ch : 0;
@@ -32,23 +34,27 @@ Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, const
   // Vertices: one per image and group (or channel block) with whole rows, else one per
   // image and output channel.
   const uint64_t groups_spanned = conv ? std::min<uint64_t>(geo.groups, ceil_div(ch, mg) + 1) : 1;
-  const uint64_t vertices = rows == geo.oh ? imgs * groups_spanned : uint64_t(imgs) * ch;
-  double work = 0;
-  LinearCost lc = cost.elementwise;
+  const uint64_t vertices = whole ? imgs * groups_spanned : uint64_t(imgs) * ch;
+  // One vertex of the busiest tile (the calibrated costs of cost_model.h), times its vertices.
+  const uint32_t vrows = static_cast<uint32_t>(win);
+  double per_vertex = 0;
   switch (kind) {
     case WindowKind::kConv2d:
-      work = double(y_words) * cg * geo.kh * geo.kw;  // multiply-adds
-      lc = cost.matmul;  // the same fma chain per output (until conv2d has its own figure)
+      per_vertex = cost.conv2d(conv2d_work({cg, vrows, geo.w, whole ? std::min(ch, mg) : 1, rows, geo.ow, geo.kh, geo.kw,
+                                            geo.sh, geo.sw, int32_t(geo.pt), int32_t(geo.pl), geo.dh, geo.dw}));
       break;
     case WindowKind::kMaxPool:
-    case WindowKind::kAvgPool:
-      work = double(y_words) * geo.kh * geo.kw;
+    case WindowKind::kAvgPool: {
+      const Work4 w = pool_work(whole ? ch : 1, vrows, geo.w, rows, geo.ow, geo.kh, geo.kw, geo.sh, geo.sw,
+                                int32_t(geo.pt), int32_t(geo.pl));
+      per_vertex = kind == WindowKind::kMaxPool ? cost.maxpool2d(w) : cost.avgpool2d(w);
       break;
+    }
     case WindowKind::kLrn:
-      work = double(y_words) * 8;  // a power per element
+      per_vertex = cost.elementwise(double(y_words) / double(std::max<uint64_t>(vertices, 1)) * 8);  // a power each
       break;
   }
-  s.cycles = double(vertices) * lc.a + lc.b * work + cost.exchange(double(x_words)) + cost.superstep;
+  s.cycles = double(vertices) * per_vertex + cost.exchange(double(x_words)) + cost.superstep;
   return s;
 }
 
