@@ -18,12 +18,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     switch (which) {
       case 0: {
         const auto bytes = gunzip_if_gzip(std::vector<uint8_t>(rest.begin(), rest.end()), "images.idx", size_t{1} << 24);
-        (void)parse_idx_images(bytes, "images.idx", size_t{1} << 24);
+        (void)parse_idx_images(bytes, "images.idx");
         break;
       }
       case 1: {
         const auto bytes = gunzip_if_gzip(std::vector<uint8_t>(rest.begin(), rest.end()), "labels.idx", size_t{1} << 24);
-        (void)parse_idx_labels(bytes, "labels.idx", size_t{1} << 24);
+        (void)parse_idx_labels(bytes, "labels.idx");
         break;
       }
       case 2:

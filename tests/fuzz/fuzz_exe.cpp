@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool reseal = data[0] & 1;
   // 8-byte aligned, as a file read into a vector would be.
   std::vector<uint64_t> words((size - 1 + 7) / 8);
-  std::memcpy(words.data(), data + 1, size - 1);
+  if (size > 1) std::memcpy(words.data(), data + 1, size - 1);
   std::span<uint8_t> buf(reinterpret_cast<uint8_t*>(words.data()), size - 1);
   if (reseal) (void)detail::seal(buf);
   try {
