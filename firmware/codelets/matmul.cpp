@@ -13,6 +13,9 @@ namespace tessera::fw {
 extern "C" void codelet_matmul(uint32_t state_addr) {
   const uint32_t* s = tile_ptr<const uint32_t>(state_addr, kWords_matmul);
   const uint32_t m = s[3], k = s[4], n = s[5];
+  // An empty c asks for nothing: without this, m = 2^32 - 1 with n = 0 looped 4 G times
+  // over empty rows (the fuzzer's finding: one vertex held native mode for minutes).
+  if (m == 0 || n == 0) return;
   float* c = tile_ptr<float>(s[0], static_cast<uint64_t>(m) * n);
   const float* a = tile_ptr<const float>(s[1], static_cast<uint64_t>(m) * k);
   const float* b = tile_ptr<const float>(s[2], static_cast<uint64_t>(k) * n);

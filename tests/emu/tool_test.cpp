@@ -60,7 +60,7 @@ std::vector<uint8_t> make_elf(const std::vector<uint32_t>& code, uint32_t bss_by
   put32(68, static_cast<uint32_t>(code.size() * 4));
   put32(72, static_cast<uint32_t>(code.size() * 4) + bss_bytes);
   put32(76, 5);                      // R+X
-  std::memcpy(b.data() + 84, code.data(), code.size() * 4);
+  if (!code.empty()) std::memcpy(b.data() + 84, code.data(), code.size() * 4);
   return b;
 }
 

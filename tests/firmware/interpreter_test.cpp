@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <tuple>
 #include <thread>
 
 #include "runtime/native.h"
@@ -211,6 +212,22 @@ TEST(Native, RunCodeletDirectly) {
   ASSERT_EQ(r.regs.log.size(), 1u);
   EXPECT_EQ(r.regs.log[0], (Access{true, kTileRegExit, kExitTrap | 7}));
   EXPECT_EQ(fw::native_run_codelet(r.tile, 0, state), fw::NativeStop::kHalted);  // stays halted
+}
+
+// Found by fuzz_control: a matmul with no output (n = 0) but m = 2^32 - 1 rows, and a softmax
+// of 2^32 - 1 empty rows, looped over every empty row: minutes in one vertex, where the
+// watchdog cannot reach.
+TEST(Native, CodeletsWithAnEmptyOutputReturnAtOnce) {
+  NativeRun r;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const auto& [m, k, n] : {std::tuple{0xffffffffu, 0u, 0u}, std::tuple{0u, 0u, 0xffffffffu}}) {
+    const uint32_t state = r.image.put({kSramBase + 0x3000, kSramBase + 0x3000, kSramBase + 0x3000, m, k, n});
+    EXPECT_EQ(fw::native_run_codelet(r.tile, fw::codelet_index("matmul"), state), fw::NativeStop::kSync);
+  }
+  // softmax, the same: 2^32 - 1 rows of 0 columns.
+  const uint32_t state = r.image.put({kSramBase + 0x3000, kSramBase + 0x3000, 0xffffffffu, 0u});
+  EXPECT_EQ(fw::native_run_codelet(r.tile, fw::codelet_index("softmax"), state), fw::NativeStop::kSync);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(500));
 }
 
 TEST(Native, CodeletIndexOutOfRange) {

@@ -23,12 +23,29 @@ struct Json {
   std::string str;
   std::vector<Json> items;
   std::vector<std::pair<std::string, Json>> members;
-  const Json* get(const std::string& key) const {
-    for (const auto& [k, v] : members)
-      if (k == key) return &v;
-    return nullptr;
-  }
+  // Defined below the struct: a pair<string, Json> needs Json complete, and Clang
+  // instantiates the members' special functions where Json's are defined.
+  const Json* get(const std::string& key) const;
+  Json();
+  Json(const Json&);
+  Json(Json&&) noexcept;
+  Json& operator=(const Json&);
+  Json& operator=(Json&&) noexcept;
+  ~Json();
 };
+
+Json::Json() = default;
+Json::Json(const Json&) = default;
+Json::Json(Json&&) noexcept = default;
+Json& Json::operator=(const Json&) = default;
+Json& Json::operator=(Json&&) noexcept = default;
+Json::~Json() = default;
+
+const Json* Json::get(const std::string& key) const {
+  for (const auto& [k, v] : members)
+    if (k == key) return &v;
+  return nullptr;
+}
 
 class JsonParser {
  public:

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Writes the small seed corpus of the fuzz harnesses (tests/fuzz/seeds/<name>/): a few
+valid inputs of each format, so that the fuzzer starts past the first checks. The .tsx
+seed (seeds/exe) comes from the exe tests' synthetic executable; this script writes the
+others. Deterministic: running it again gives the same files."""
+import gzip
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRAM = 0x80000000
+
+
+def put(name, fname, data):
+    d = os.path.join(HERE, "seeds", name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, fname), "wb") as f:
+        f.write(data)
+
+
+# ---- ELF: stripped RV32 executables of one PT_LOAD at SRAM's base ----
+def lui(rd, upper): return (upper << 12) | (rd << 7) | 0x37
+def addi(rd, rs1, imm): return ((imm & 0xfff) << 20) | (rs1 << 15) | (rd << 7) | 0x13
+def jalr(rd, rs1, imm): return ((imm & 0xfff) << 20) | (rs1 << 15) | (rd << 7) | 0x67
+def sw(rs2, rs1, imm):
+    i = imm & 0xfff
+    return ((i >> 5) << 25) | (rs2 << 20) | (rs1 << 15) | (2 << 12) | ((i & 31) << 7) | 0x23
+def lw(rd, rs1, imm): return ((imm & 0xfff) << 20) | (rs1 << 15) | (2 << 12) | (rd << 7) | 0x03
+def csrrw(rd, csr, rs1): return (csr << 20) | (rs1 << 15) | (1 << 12) | (rd << 7) | 0x73
+MRET = 0x30200073
+J_SELF = 0x0000006f
+
+
+def elf(code, bss=0):
+    body = struct.pack("<%dI" % len(code), *code)
+    eh = b"\x7fELF\x01\x01\x01" + b"\0" * 9
+    eh += struct.pack("<HHIIIIIHHHHHH", 2, 243, 1, SRAM, 52, 0, 0x2, 52, 32, 1, 40, 0, 0)
+    ph = struct.pack("<IIIIIIII", 1, 84, SRAM, SRAM, len(body), len(body) + bss, 7, 4)
+    return eh + ph + body
+
+
+EXIT = 0x0C4 - 2048  # the EXIT register, off x0
+put("elf", "exit0.elf", elf([addi(10, 0, 0), sw(10, 0, EXIT), J_SELF]))
+put("elf", "exit7.elf", elf([addi(10, 0, 7), sw(10, 0, EXIT), J_SELF]))
+# A trap handler that returns past the faulting instruction, then a load below SRAM.
+put("elf", "trap_handler.elf", elf([
+    lui(5, 0x80000), addi(5, 5, 0x20), csrrw(0, 0x305, 5),  # mtvec = base + 0x20
+    lui(6, 0x80000), lw(7, 6, -4),                           # load at 0x7ffffffc
+    addi(10, 0, 0), sw(10, 0, EXIT), J_SELF,
+    csrrw(11, 0x341, 0), addi(11, 11, 4), csrrw(0, 0x341, 11), MRET]))
+put("elf", "jump_below_sram.elf", elf([lui(5, 0x80000), addi(5, 5, -4), jalr(0, 5, 0)]))
+put("elf", "bss.elf", elf([J_SELF], bss=4096))
+
+# ---- control: a tile's memory from its base, first byte = flags (bit 0: force magic) ----
+def control_image(program, compute_sets=(), exchanges=(), streams=(), conds=()):
+    mem = bytearray(4096)
+    def place(at, words):
+        mem[at:at + 4 * len(words)] = struct.pack("<%dI" % len(words), *words)
+        return SRAM + at
+    prog = place(0x100, program)
+    vlists = []
+    at = 0x400
+    for verts in compute_sets:
+        words = [w for v in verts for w in v]
+        vlists.append((place(at, words) if words else SRAM + at, len(verts)))
+        at += 0x40
+    cs = place(0x300, [w for e in vlists for w in e])
+    xs = place(0x340, [w for e in exchanges for w in e])
+    ss = place(0x380, list(streams))
+    cond_words = []
+    for i, value in enumerate(conds):
+        cond_words.append(place(0x600 + 4 * i, [value]))
+    cd = place(0x3c0, cond_words)
+    header = [0x44485354, 1, prog, len(program), cs, len(vlists), xs, len(exchanges), ss, len(streams), cd, len(conds)]
+    place(0, header)
+    return b"\x01" + bytes(mem)
+
+
+END, EXECUTE, EXCHANGE, SYNC, REPEAT, IF, HOSTSYNC = 0, 1, 2, 3, 4, 5, 6
+put("control", "all_ops.bin", control_image(
+    [REPEAT, 3, 11, EXECUTE, 0, EXCHANGE, 0, IF, 0, 2, 1, HOSTSYNC, 0, SYNC, END],
+    compute_sets=[[]], exchanges=[(SRAM + 0x700, 0, 0)], streams=[4], conds=[1]))
+put("control", "nested.bin", control_image(
+    [REPEAT, 2, 9, REPEAT, 2, 6, IF, 0, 1, 1, SYNC, SYNC, END], conds=[0]))
+put("control", "codelet.bin", control_image(
+    [EXECUTE, 0, SYNC, END], compute_sets=[[(0, SRAM + 0x800)]]))
+
+# ---- plan.json ----
+put("plan", "default.json", b'{"format": "tessera-mnist-plan-1", "batch": 32, "steps": 3750, '
+    b'"layers": [784, 256, 128, 10], "seed": 1, "epochs": 15, "steps_per_epoch": 250, "shift_max": 2}\n')
+put("plan", "minimal.json", b'{"batch": 1, "steps": 1}')
+
+# ---- data: first byte picks the parser (0 images, 1 labels, 2 digits JSON, 3 split) ----
+images = struct.pack(">IIII", 0x803, 2, 28, 28) + bytes(range(256)) * 6 + bytes(2 * 784 - 1536)
+labels = struct.pack(">II", 0x801, 4) + bytes([0, 3, 9, 1])
+put("data", "images.idx", b"\x00" + images)
+put("data", "images.idx.gz", b"\x00" + gzip.compress(images, mtime=0))
+put("data", "labels.idx", b"\x01" + labels)
+put("data", "labels.idx.gz", b"\x01" + gzip.compress(labels, mtime=0))
+put("data", "digits.json", b"\x02" + b'{"data":[' + b",".join([b"0", b"0.5", b"1e-3", b"1"] * 196) + b"]}")
+put("data", "split.txt", b"\x03# a comment\n" + b"".join(b"%d\n" % i for i in range(10000)))
