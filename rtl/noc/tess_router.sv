@@ -104,4 +104,12 @@ module tess_router #(
       end
     end
   end
+
+  // Every port's valid/ready contract, both directions (simulation only).
+  for (genvar p = 0; p < P; p++) begin : g_check
+    tess_vr_check #(.W(W), .NAME("router input")) u_in (
+      .clk_i, .rst_ni, .valid_i(in_valid_i[p]), .ready_i(in_ready_o[p]), .data_i(in_flit_i[p*W +: W]));
+    tess_vr_check #(.W(W), .NAME("router output")) u_out (
+      .clk_i, .rst_ni, .valid_i(out_valid_o[p]), .ready_i(out_ready_i[p]), .data_i(out_flit_o[p*W +: W]));
+  end
 endmodule

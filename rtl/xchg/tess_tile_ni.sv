@@ -321,4 +321,11 @@ module tess_tile_ni #(
   assign kind_o = kind_q;
   assign recv_expect_o = expect_q;
   assign recv_count_o = count_q;
+
+  // The mesh port's contract in both directions (simulation only): this NI's injection, and
+  // what the mesh offers for ejection.
+  tess_vr_check #(.W(FW), .NAME("NI injection")) u_check_inj (
+    .clk_i, .rst_ni, .valid_i(inj_valid_o), .ready_i(inj_ready_i), .data_i(inj_flit_o));
+  tess_vr_check #(.W(FW), .NAME("NI ejection")) u_check_ej (
+    .clk_i, .rst_ni, .valid_i(ej_valid_i), .ready_i(ej_ready_o), .data_i(ej_flit_i));
 endmodule

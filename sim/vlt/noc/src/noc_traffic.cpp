@@ -190,6 +190,7 @@ bool parse_noc_inject(const std::string& name, NocInject& out) {
   else if (name == "duplicate") out = NocInject::kDuplicate;
   else if (name == "stuck") out = NocInject::kStuck;
   else if (name == "reorder") out = NocInject::kReorder;
+  else if (name == "withdraw") out = NocInject::kWithdraw;
   else return false;
   return true;
 }
@@ -241,6 +242,8 @@ NocRunResult run_noc_traffic(const NocRunOptions& opt, std::FILE* log) {
   std::vector<std::deque<uint32_t>> pair_q(static_cast<size_t>(n_nodes) * n_nodes);
   std::vector<int64_t> pending(n_nodes, -1);     // the word a node offers (valid held)
   std::vector<uint64_t> pending_since(n_nodes, 0);
+  std::vector<char> offered(n_nodes, 0);  // valid at the node's injection port this cycle
+  bool withdrawn = false;                 // --inject withdraw has dropped its offer
   std::vector<uint64_t> inflight_to(n_nodes, 0);
   std::vector<uint8_t> ready(n_nodes, 0), ready_plan(n_nodes, 0);
   std::vector<uint32_t> latencies;
@@ -324,7 +327,12 @@ NocRunResult run_noc_traffic(const NocRunOptions& opt, std::FILE* log) {
         pending_since[n] = cycle;
         all.push_back(w);
       }
-      mesh.set_inject(n, pending[n] >= 0, pending[n] >= 0 ? all[pending[n]].flit : NocFlit{});
+      offered[n] = pending[n] >= 0;
+      if (opt.inject == NocInject::kWithdraw && !withdrawn && offered[n] && pending_since[n] < cycle) {
+        offered[n] = false;  // a flit offered last cycle and not taken: valid falls (a contract violation)
+        withdrawn = true;
+      }
+      mesh.set_inject(n, offered[n], offered[n] ? all[pending[n]].flit : NocFlit{});
       ready_plan[n] = rcvs[n].ready(cycle);
       ready[n] = ready_plan[n] && !(opt.inject == NocInject::kStuck && n == stuck_node);
       mesh.set_eject_ready(n, ready[n]);
@@ -333,7 +341,7 @@ NocRunResult run_noc_traffic(const NocRunOptions& opt, std::FILE* log) {
     bool moved = false, waits_for_stall = false;
     for (int n = 0; n < n_nodes; ++n) {
       if (mesh.eject_valid(n) && !ready_plan[n]) waits_for_stall = true;
-      if (pending[n] >= 0 && mesh.inject_ready(n)) {
+      if (offered[n] && mesh.inject_ready(n)) {
         Word& w = all[pending[n]];
         w.inject_cycle = cycle;
         w.state = Word::kInFlight;

@@ -9,6 +9,8 @@
 // word is scored after the next word of its pair; the run then exits 0 only if the checker
 // reports exactly that ("word lost" naming the dropped word, "word duplicated" naming the
 // duplicated one, "deadlock", "word out of order" naming the held-back one).
+// --inject withdraw drops one waiting offer's valid for a cycle: the RTL's port assertion
+// (tess_vr_check) must stop the model; reaching the end of the run is a failure.
 #include <cinttypes>
 #include <cstdio>
 #include <random>
@@ -29,7 +31,7 @@ int main(int argc, char** argv) {
   auto* seed_opt = app.add_option("--seed", seed, "seed of every generator and receiver (default: random, printed)");
   app.add_option("--words", opt.words_per_node, "words per node (default: the pattern's)");
   app.add_option("--rate", opt.rate, "injection probability per cycle for uniform and stall");
-  app.add_option("--inject", inject_name, "test mode: none, lose, duplicate, stuck, reorder (the checker must fail)");
+  app.add_option("--inject", inject_name, "test mode: none, lose, duplicate, stuck, reorder, withdraw (the check must fail)");
   app.add_option("--deadlock-cycles", opt.deadlock_cycles, "cycles without a moving flit that count as a deadlock");
   app.add_option("--max-cycles", opt.max_cycles, "give up after this many cycles");
   try {
@@ -38,7 +40,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   if (!parse_noc_inject(inject_name, opt.inject)) {
-    std::fprintf(stderr, "tessera-noc: unknown --inject '%s' (none, lose, duplicate, stuck, reorder)\n", inject_name.c_str());
+    std::fprintf(stderr, "tessera-noc: unknown --inject '%s' (none, lose, duplicate, stuck, reorder, withdraw)\n", inject_name.c_str());
     return 2;
   }
   std::vector<NocPattern> patterns;
@@ -84,6 +86,10 @@ int main(int argc, char** argv) {
       if (opt.inject == NocInject::kStuck) want = "deadlock:";
       if (opt.inject == NocInject::kReorder) want = "word out of order: word #" + std::to_string(r.injected_word) + " ";
       ok = r.errors.size() == 1 && r.has_error(want);
+      if (opt.inject == NocInject::kWithdraw) {  // the RTL assertion should have stopped the model
+        want = "the RTL's port assertion to stop the model";
+        ok = false;
+      }
       std::printf("%s: test mode --inject %s: %s\n", noc_pattern_name(p), inject_name.c_str(),
                   ok ? "the checker reported it, as it must" : ("expected exactly one error \"" + want + "...\"").c_str());
     }

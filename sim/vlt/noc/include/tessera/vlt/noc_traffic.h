@@ -34,6 +34,8 @@ enum class NocInject {
   kDuplicate,  // one delivered word is scored twice: "word duplicated"
   kStuck,      // one receiver never takes a flit although it says it would: "deadlock"
   kReorder,    // one delivered word is scored after the next word of its pair: "word out of order"
+  kWithdraw,   // one injection port drops valid for a cycle while its flit waits for ready:
+               // the RTL's port assertion (tess_vr_check) must stop the model
 };
 bool parse_noc_inject(const std::string& name, NocInject& out);
 
