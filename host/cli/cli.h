@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "tessera/exe/executable.h"
+#include "tessera/graph/graph.h"
+#include "tessera/passes/passes.h"
 
 namespace CLI {
 class App;
@@ -48,6 +50,10 @@ int compile_onnx(const CompileArgs& args, const CLI::App& cmd);
 
 // Memory per tile by category (min / median / max), to stdout.
 void print_memory(const std::vector<exe::TileMemory>& memory);
+
+// The last steps of every compile command: compiles `g`, prints the memory per tile (also
+// for a graph that does not fit, before rethrowing its error), writes the executable.
+exe::Executable compile_and_write(const graph::Graph& g, const passes::CompileOptions& o, const std::string& output);
 
 // The fit check made before a compile allocates anything: `tensor_bytes`, a lower bound of
 // what the model's tensors take (each counted once, on no tile twice), against what the

@@ -68,15 +68,7 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
        " compute sets for " + c.target + " (" + std::to_string(target->tiles) + " tiles), program \"infer\" x " +
        std::to_string(batches));
-  exe::Executable e;
-  try {
-    e = passes::compile(g, o);
-  } catch (const passes::CompileError& err) {
-    print_memory(err.memory);
-    throw;
-  }
-  print_memory(e.memory);
-  exe::write_file(e, c.output);
+  const exe::Executable e = compile_and_write(g, o, c.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("\nwrote %s: %u supersteps, %llu exchange bytes, compiled in %.2f s\n", c.output.c_str(), e.supersteps,
               static_cast<unsigned long long>(e.exchange_bytes), s);

@@ -123,15 +123,7 @@ int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::Ap
   models::build_mlp_training(g, cfg, params);
   note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
        " compute sets, programs \"train\", \"infer\" and \"init\"");
-  exe::Executable e;
-  try {
-    e = passes::compile(g, o);
-  } catch (const passes::CompileError& err) {
-    print_memory(err.memory);
-    throw;
-  }
-  print_memory(e.memory);
-  exe::write_file(e, c.output);
+  const exe::Executable e = compile_and_write(g, o, c.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const uint32_t in = cfg.widths.front(), classes = cfg.widths.back();
   std::printf("\nprograms:\n"

@@ -54,6 +54,19 @@ void print_memory(const std::vector<exe::TileMemory>& memory) {
   });
 }
 
+exe::Executable compile_and_write(const graph::Graph& g, const passes::CompileOptions& o, const std::string& output) {
+  exe::Executable e;
+  try {
+    e = passes::compile(g, o);
+  } catch (const passes::CompileError& err) {
+    print_memory(err.memory);
+    throw;
+  }
+  print_memory(e.memory);
+  exe::write_file(e, output);
+  return e;
+}
+
 int info(const std::string& model) {
   const exe::Executable e = exe::read_file(model);
   std::printf("%s: target %s, %u tiles, firmware %zu bytes, %zu segments\n", model.c_str(), e.target.c_str(), e.tiles,

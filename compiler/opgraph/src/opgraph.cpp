@@ -3,26 +3,16 @@
 #include <cmath>
 #include <sstream>
 
+#include "ops/op_def.h"
+
 namespace tessera::opgraph {
 
 namespace {
 
-std::string shape_str(const std::vector<uint32_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
-uint64_t elements(const std::vector<uint32_t>& shape) {
-  uint64_t n = 1;
-  for (uint32_t d : shape) n *= d;
-  return n;
-}
-
-// "matmul 'fc1'" or "matmul"
-std::string who(const char* op, const std::string& name) {
-  return name.empty() ? std::string(op) : std::string(op) + " '" + name + "'";
-}
+// (Shared with the registered ops: ops/registry.cpp.)
+using detail::elements;
+using detail::shape_str;
+std::string who(const char* op, const std::string& name) { return detail::op_who(op, name); }
 
 }  // namespace
 
