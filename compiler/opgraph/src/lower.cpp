@@ -116,7 +116,7 @@ class Lowering : public detail::LowerContext {
                            : std::string(op_kind_name(op.kind)) + " '" + op.name + "'";
   }
   // The prefix of the op's compute sets: its layer name, or "op<result id>".
-  static std::string base_name(const Op& op) {
+  std::string base(const Op& op) override {
     return op.name.empty() ? "op" + std::to_string(op.result.id) : op.name;
   }
   static uint32_t grain(const std::vector<uint32_t>& shape) { return shape.size() >= 2 ? shape.back() : 1; }
@@ -159,7 +159,7 @@ class Lowering : public detail::LowerContext {
   }
 
   // Constants and parameters: tensors with an initial value, loaded before the program runs.
-  bool weight(Value v) const {
+  bool is_weight(Value v) override {
     const OpKind k = og_.producer(v).kind;
     return k == OpKind::kConstant || k == OpKind::kParameter;
   }
@@ -176,8 +176,8 @@ class Lowering : public detail::LowerContext {
   }
 
   // The value's tensor, mapped (constants in whole rows per tile if nothing placed them).
-  Tensor mapped_tensor(Value v) {
-    if (!weight(v)) return tensors_[v.id];
+  Tensor mapped(Value v) override {
+    if (!is_weight(v)) return tensors_[v.id];
     const Tensor t = constant(v);
     if (g_.variables()[t.var].tile.at(0) < 0) {
       if (og_.producer(v).kind == OpKind::kParameter && t.shape.size() == 1) {
@@ -194,9 +194,9 @@ class Lowering : public detail::LowerContext {
   // A tensor holding v that an in-place op may overwrite: v's own if this is its only use
   // and it is not a constant (constants are loaded once, before the program repeats), else
   // a copy with the same tile mapping.
-  Tensor writable_tensor(Value v, graph::Program& body, const std::string& name) {
-    const Tensor src = mapped_tensor(v);
-    if (uses_[v.id] == 1 && !weight(v)) return src;
+  Tensor writable(Value v, graph::Program& body, const std::string& name) override {
+    const Tensor src = mapped(v);
+    if (uses_[v.id] == 1 && !is_weight(v)) return src;
     const ValueInfo& i = og_.info(v);
     Tensor dst = g_.add_variable(i.dtype, i.shape, name);
     const Tensor flat = dst.flatten();
@@ -211,13 +211,7 @@ class Lowering : public detail::LowerContext {
   const OpGraph& op_graph() override { return og_; }
   const ops::CostModel& cost() override { return cost_; }
   double budget() override { return budget_; }
-  graph::Tensor mapped(Value v) override { return mapped_tensor(v); }
-  graph::Tensor writable(Value v, graph::Program& body, const std::string& name) override {
-    return writable_tensor(v, body, name);
-  }
-  bool is_weight(Value v) override { return weight(v); }
   void set_result(const Op& op, const graph::Tensor& t) override { tensors_[op.result.id] = t; }
-  std::string base(const Op& op) override { return base_name(op); }
 
   void lower_op(const Op& op, graph::Program& body) {
     if (const detail::OpDef* def = detail::find_op_def(op.kind)) {

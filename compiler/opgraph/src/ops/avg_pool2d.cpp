@@ -39,16 +39,11 @@ void eval(EvalContext& c, const Op& op) {
   for (uint32_t i = 0; i < n * g.c_in; ++i)
     for (uint32_t oy = 0; oy < g.oh; ++oy)
       for (uint32_t ox = 0; ox < g.ow; ++ox) {
-        const int64_t hs = int64_t(oy) * g.sh - g.pt, ws = int64_t(ox) * g.sw - g.pl;
-        const int64_t he = std::min<int64_t>(hs + g.kh, int64_t(g.h) + g.pb);
-        const int64_t we = std::min<int64_t>(ws + g.kw, int64_t(g.w) + g.pr);
-        const int64_t pool = (he - hs) * (we - ws);
-        const int64_t h0 = std::max<int64_t>(hs, 0), h1 = std::min<int64_t>(he, g.h);
-        const int64_t w0 = std::max<int64_t>(ws, 0), w1 = std::min<int64_t>(we, g.w);
+        const AvgWindow a = avg_window(g, oy, ox, include_pad);
         float sum = 0;
-        for (int64_t iy = h0; iy < h1; ++iy)
-          for (int64_t ix = w0; ix < w1; ++ix) sum += x[(size_t(i) * g.h + iy) * g.w + ix];
-        y[at++] = sum / float(include_pad ? pool : (h1 - h0) * (w1 - w0));
+        for (int64_t iy = a.h0; iy < a.h1; ++iy)
+          for (int64_t ix = a.w0; ix < a.w1; ++ix) sum += x[(size_t(i) * g.h + iy) * g.w + ix];
+        y[at++] = sum / a.divisor;
       }
   c.set(op, y);
 }

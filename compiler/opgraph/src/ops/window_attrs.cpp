@@ -1,5 +1,7 @@
 #include "window_attrs.h"
 
+#include <algorithm>
+
 #include "op_def.h"
 
 namespace tessera::opgraph {
@@ -41,6 +43,15 @@ std::vector<uint32_t> encode(const Conv2dAttrs& a) {
 std::vector<uint32_t> encode(const Pool2dAttrs& a) {
   return {a.kernel_h, a.kernel_w, a.stride_h, a.stride_w, a.pad_top, a.pad_left, a.pad_bottom, a.pad_right,
           a.ceil_mode ? 1u : 0u, a.count_include_pad ? 1u : 0u};
+}
+
+AvgWindow avg_window(const ops::WindowGeometry& g, uint32_t oy, uint32_t ox, bool count_include_pad) {
+  const int64_t hs = int64_t(oy) * g.sh - g.pt, ws = int64_t(ox) * g.sw - g.pl;
+  const int64_t he = std::min<int64_t>(hs + g.kh, int64_t(g.h) + g.pb);
+  const int64_t we = std::min<int64_t>(ws + g.kw, int64_t(g.w) + g.pr);
+  AvgWindow a{std::max<int64_t>(hs, 0), std::min<int64_t>(he, g.h), std::max<int64_t>(ws, 0), std::min<int64_t>(we, g.w), 0};
+  a.divisor = float(count_include_pad ? (he - hs) * (we - ws) : (a.h1 - a.h0) * (a.w1 - a.w0));
+  return a;
 }
 
 const ValueInfo& image_operand(const OpGraph& og, Value x, const std::string& what) {
