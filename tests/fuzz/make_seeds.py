@@ -99,3 +99,71 @@ put("data", "labels.idx", b"\x01" + labels)
 put("data", "labels.idx.gz", b"\x01" + gzip.compress(labels, mtime=0))
 put("data", "digits.json", b"\x02" + b'{"data":[' + b",".join([b"0", b"0.5", b"1e-3", b"1"] * 196) + b"]}")
 put("data", "split.txt", b"\x03# a comment\n" + b"".join(b"%d\n" % i for i in range(10000)))
+
+# ---- npy: numpy .npy files (version 1.0 and 2.0 headers) ----
+def npy(descr, shape, payload, version=1):
+    shape_s = "(" + "".join("%d," % d for d in shape) + ")" if len(shape) != 1 else "(%d,)" % shape[0]
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape_s)
+    prefix = 10 if version == 1 else 12
+    pad = (64 - (prefix + len(header) + 1) % 64) % 64
+    header = (header + " " * pad + "\n").encode()
+    size = struct.pack("<H", len(header)) if version == 1 else struct.pack("<I", len(header))
+    return b"\x93NUMPY" + bytes([version, 0]) + size + header + payload
+
+
+put("npy", "f32_2x3.npy", npy("<f4", (2, 3), struct.pack("<6f", 0, 1.5, -2, 3e-3, 4, 5)))
+put("npy", "i32_4.npy", npy("<i4", (4,), struct.pack("<4i", -1, 0, 1, 7)))
+put("npy", "u8_scalar.npy", npy("|u1", (), b"\x2a"))
+put("npy", "u32_v2.npy", npy("<u4", (1, 2), struct.pack("<2I", 1, 2), version=2))
+
+# ---- onnx: first byte = batch for a symbolic first dimension; the rest a ModelProto ----
+# Written with the onnx package where it is installed (the seeds are in the tree, so this
+# part only matters when they are made again).
+try:
+    import onnx
+    from onnx import TensorProto, helper
+except ImportError:
+    onnx = None
+
+if onnx is not None:
+    def init(name, dims, seed):
+        n = 1
+        for d in dims:
+            n *= d
+        vals = [((i * 7 + seed) % 11 - 5) / 8.0 for i in range(n)]
+        return helper.make_tensor(name, TensorProto.FLOAT, dims, vals)
+
+    def model(nodes, inputs, outputs, inits, opset):
+        g = helper.make_graph(nodes, "seed", inputs, outputs, inits)
+        m = helper.make_model(g, producer_name="seed", opset_imports=[helper.make_opsetid("", opset)])
+        m.ir_version = 8
+        return m.SerializeToString()
+
+    cnn = model(
+        [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+         helper.make_node("Relu", ["c1"], ["r1"]),
+         helper.make_node("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+         helper.make_node("AveragePool", ["p1"], ["p2"], kernel_shape=[2, 2], strides=[1, 1], ceil_mode=1),
+         helper.make_node("Flatten", ["p2"], ["f"], axis=1),
+         helper.make_node("Gemm", ["f", "w2", "b2"], ["g"], transB=1),
+         helper.make_node("Softmax", ["g"], ["y"], axis=1)],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1, 6, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+        [init("w1", [2, 1, 3, 3], 1), init("b1", [2], 2), init("w2", [3, 8], 3), init("b2", [3], 4)], 13)
+    put("onnx", "cnn.onnx", b"\x02" + cnn)
+
+    shapes = model(
+        [helper.make_node("Constant", [], ["shape"], value=helper.make_tensor("v", TensorProto.INT64, [3], [1, 4, 3])),
+         helper.make_node("Reshape", ["x", "shape"], ["r"]),
+         helper.make_node("Transpose", ["r"], ["t"], perm=[0, 2, 1]),
+         helper.make_node("Add", ["t", "bias"], ["a"]),
+         helper.make_node("Concat", ["a", "t"], ["c"], axis=2),
+         helper.make_node("Unsqueeze", ["c", "axes"], ["u"]),
+         helper.make_node("BatchNormalization", ["u", "s", "bb", "m", "v2"], ["bn"]),
+         helper.make_node("LeakyRelu", ["bn"], ["y"], alpha=0.1)],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 12])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 3, 8])],
+        [init("bias", [4], 5), helper.make_tensor("axes", TensorProto.INT64, [1], [1]),
+         init("s", [1], 6), init("bb", [1], 7), init("m", [1], 8),
+         helper.make_tensor("v2", TensorProto.FLOAT, [1], [0.5])], 17)
+    put("onnx", "shapes.onnx", b"\x00" + shapes)
