@@ -9,7 +9,10 @@ function(tessera_library name)
   add_library(${name} STATIC ${ARG_SRCS})
   target_compile_options(${name} PRIVATE ${TESSERA_WARNINGS})
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/include)
-    target_include_directories(${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+    # The source tree's headers in the build, the package's include/ once installed
+    # (cmake/Install.cmake).
+    target_include_directories(${name} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+                                              $<INSTALL_INTERFACE:include>)
   endif()
   target_link_libraries(${name} PUBLIC ${ARG_DEPS})
 endfunction()

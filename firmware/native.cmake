@@ -12,5 +12,6 @@ tessera_library(tessera_firmware_native
        ${CMAKE_CURRENT_LIST_DIR}/runtime/native.cpp
        ${TESSERA_FW_NATIVE_CODELETS}
   DEPS tessera_arch)
-target_include_directories(tessera_firmware_native PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+target_include_directories(tessera_firmware_native PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_LIST_DIR}>
+                                                          $<INSTALL_INTERFACE:include/tessera/firmware>)
 target_compile_options(tessera_firmware_native PRIVATE -ffp-contract=off -fno-math-errno -fno-strict-aliasing)
