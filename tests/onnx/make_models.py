@@ -337,7 +337,7 @@ def main():
     export("pools", Pools(), torch.randn(2, 3, 9, 10), [11, 17])
     export("shapes", Shapes(), torch.randn(2, 3, 5, 6), [11, 13, 17], x2=torch.randn(2, 4, 5, 6))
     # Softmax over an inner axis: rows of a transpose, not yet lowered onto tiles.
-    export("softmax_axis", SoftmaxAxis(), torch.randn(2, 3, 4, 5), [11, 13], lowerable=False)
+    export("softmax_axis", SoftmaxAxis(), torch.randn(2, 3, 4, 5), [11, 13])
     for mode in ("SAME_UPPER", "SAME_LOWER", "VALID"):
         auto_pad_model(rng, mode)
     pool_model(rng, "avgpool_include_pad", "AveragePool", 3, 2, 1, 0, 1)

@@ -25,6 +25,12 @@ class Lowering : public detail::LowerContext {
         whole_rows_(og.values().size(), false) {
     for (const Op& op : og.ops())
       for (const Value& v : op.operands) ++uses_[v.id];
+    // Ops sharing a layer name (an importer's several ops for one node): the second and
+    // later get "#k" after it, so that their tensors' names stay distinct.
+    std::map<std::string, uint32_t> seen;
+    for (const Op& op : og.ops())
+      if (op.result.valid() && !op.name.empty())
+        if (const uint32_t k = seen[op.name]++; k > 0) name_suffix_[op.result.id] = "#" + std::to_string(k);
     // Parameters bound to tensors of the graph (another program's).
     for (const Op& op : og.ops()) {
       if (op.kind != OpKind::kParameter) continue;
@@ -117,7 +123,9 @@ class Lowering : public detail::LowerContext {
   }
   // The prefix of the op's compute sets: its layer name, or "op<result id>".
   std::string base(const Op& op) override {
-    return op.name.empty() ? "op" + std::to_string(op.result.id) : op.name;
+    if (op.name.empty()) return "op" + std::to_string(op.result.id);
+    const auto it = op.result.valid() ? name_suffix_.find(op.result.id) : name_suffix_.end();
+    return it == name_suffix_.end() ? op.name : op.name + it->second;
   }
   static uint32_t grain(const std::vector<uint32_t>& shape) { return shape.size() >= 2 ? shape.back() : 1; }
   // Each weight placed here with its forward, input-gradient and weight-gradient matmuls:
@@ -255,7 +263,10 @@ class Lowering : public detail::LowerContext {
         break;
       }
       case OpKind::kSoftmax: {
-        const Tensor x = writable(op.operands[0], body, base(op) + ".softmax.in");
+        // In place, on rows whole on a tile: a transposed or reshaped operand's rows may
+        // run across tiles, and are then copied into whole rows first.
+        Tensor x = writable(op.operands[0], body, base(op) + ".softmax.in");
+        x = ops::whole_rows(g_, body, x, base(op) + ".softmax.rows");
         ops::softmax(g_, body, x, base(op) + ".softmax");
         tensors_[op.result.id] = x;
         break;
@@ -339,6 +350,7 @@ class Lowering : public detail::LowerContext {
   ops::SgdState sgd_;  // what run()'s updates made
   std::vector<Tensor> tensors_;
   std::vector<uint32_t> uses_;
+  std::map<uint32_t, std::string> name_suffix_;  // by result id: "#k" for the k-th op of a shared name
   std::vector<bool> whole_rows_;
   std::vector<Value> gradient_layout_;  // per value: the parameter it is the gradient of
   std::map<size_t, std::pair<ops::MatMulPlan, ops::MatMulOptions>> layer_op_;  // by op index
