@@ -155,7 +155,7 @@ TEST_P(EngineOnDevice, AWrongTargetIsRefusedBeforeAnythingIsWritten) {
 }
 
 TEST_P(EngineOnDevice, AnUnknownTargetIsRefusedByConfigure) {
-  auto d = registry::open(GetParam() == "remote" ? remote_uri() : GetParam());
+  auto d = open_registry_device(GetParam(), nullptr);
   EXPECT_THAT([&] { d->configure("no-such-chip", std::as_bytes(std::span(firmware_bytes()))); },
               ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("unknown target 'no-such-chip'")));
   EXPECT_THAT([&] { d->read_reg(0); }, ::testing::Throws<device::DeviceError>());

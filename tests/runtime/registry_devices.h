@@ -34,7 +34,8 @@ inline std::string test_device_name(const std::string& uri) {
 inline std::string remote_uri() { return "remote"; }
 #endif
 
-// The device `param` names, configured as a machine of `target` with the build's firmware.
+// The device `param` names, configured as a machine of `target` with the build's firmware
+// (not configured if `target` is null).
 inline std::unique_ptr<device::Device> open_registry_device(const std::string& param, const char* target) {
   registry::Options o;
   std::string uri = param;
@@ -45,7 +46,7 @@ inline std::unique_ptr<device::Device> open_registry_device(const std::string& p
   }
 #endif
   auto d = registry::open(uri, o);
-  d->configure(target, std::as_bytes(std::span(firmware_bytes())));
+  if (target) d->configure(target, std::as_bytes(std::span(firmware_bytes())));
   return d;
 }
 

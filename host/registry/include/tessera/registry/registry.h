@@ -4,7 +4,7 @@
 //   emu                        the emulator, instruction-set simulation with cycles
 //   emu-native                 the emulator running the firmware as host code (same bits)
 //   vlt                        the Verilated machine of the executable's target (RTL builds)
-//   remote://HOST:PORT[/NAME]  device NAME (default: the server's first) of a tessera-devd
+//   remote://HOST:PORT[/NAME]  device NAME of a tessera-devd (default: its first free device)
 //
 // A device from open() is not yet a machine: configure(target, firmware) makes it one (the
 // executable's target and firmware), and may be called again for another executable.
@@ -40,7 +40,7 @@ DeviceUri parse_uri(std::string_view uri);
 struct RemoteAddress {
   std::string host;
   uint16_t port = 0;
-  std::string name;  // empty: the server's first device
+  std::string name;  // empty: the server's first free device
 };
 RemoteAddress parse_remote(const DeviceUri& uri);
 
