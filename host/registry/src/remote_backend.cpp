@@ -35,7 +35,7 @@ class RemoteDevice final : public device::Device {
     const auto w = call<devd::Welcome>(devd::Request{h}, "HELLO");
     max_frame_ = w.max_frame;
     const auto l = call<devd::Leased>(devd::Request{devd::Lease{a.name, static_cast<uint32_t>(o.lease_timeout.count())}},
-                                      "LEASE", o.lease_timeout);
+                                      "LEASE", o.lease_timeout + o.io_timeout);
     where_ = "remote device '" + l.name + "' at " + a.host + ":" + std::to_string(a.port);
   }
 

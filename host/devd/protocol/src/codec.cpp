@@ -106,6 +106,8 @@ template <class... F>
 struct Overload : F... {
   using F::operator()...;
 };
+template <class... F>
+Overload(F...) -> Overload<F...>;  // Clang 14 does not deduce aggregates' arguments
 
 }  // namespace
 
