@@ -8,6 +8,7 @@ namespace tessera::devd {
 Session::Session(Server::Impl& server, tcp::socket sock)
     : s_(server), sock_(std::move(sock)), deadline_(s_.ioc), lease_timer_(s_.ioc) {
   boost::system::error_code ec;
+  sock_.set_option(tcp::no_delay(true), ec);  // replies are small: no Nagle delay
   const auto ep = sock_.remote_endpoint(ec);
   peer_ = ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port());
 }
