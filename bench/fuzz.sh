@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-1000000}
 shift || true
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(elf exe control plan data npy onnx)
+[ ${#names[@]} -gt 0 ] || names=(elf exe control plan data npy onnx devd)
 build=${BUILD_DIR:-build-fuzz}
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 \

@@ -4,7 +4,7 @@
 //   tessera compile mnist-train [--init DIR | --seed S] [--target T] [--batch B] [--steps-per-sync N]
 //                   [--infer-batch B] [--epochs E] [--train-size N] -o train.tsx  (compile_train.h)
 //   tessera info model.tsx
-//   tessera run model.tsx --device emu|emu-native|vlt [--threads N] [--input name=file]...
+//   tessera run model.tsx --device emu|emu-native|vlt|remote://HOST:PORT[/NAME] [--threads N] [--input name=file]...
 //               [--output name=file]... [--program NAME] [--report run.json]
 //   tessera train train.tsx --plan DIR | --seed S [...]   (host/cli/train.h, docs/training.md)
 // Every error is caught and printed as "tessera: error: ..." with exit status 1 (2 for a bad
@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "compile_train.h"
+#include "open_device.h"
 #include "paths.h"
 #include "train.h"
 
@@ -48,10 +49,9 @@ int main(int argc, char** argv) {
   RunArgs r;
   CLI::App* run_cmd = app.add_subcommand("run", "load an executable onto a device and run a program");
   run_cmd->add_option("model", r.model, "the executable (.tsx)")->required();
-  run_cmd->add_option("--device", r.device,
-                      "emu (instruction-set simulator, cycles), emu-native (fast) or vlt (the RTL, verilated: "
-                      "targets tiny and small)")
-      ->check(CLI::IsMember({"emu", "emu-native", "vlt"}));
+  add_device_options(run_cmd, r.device, r.token_file,
+                     "the device: emu (instruction-set simulator, cycles), emu-native (fast), vlt (the RTL, "
+                     "verilated: targets tiny and small) or a tessera-devd's");
   run_cmd->add_option("--threads", r.threads, "host threads for the emulator")->check(CLI::Range(1u, 1024u));
   run_cmd->add_option("--input", r.inputs, "NAME=FILE: a host-to-device stream or a tensor from FILE (.npy: dtype and shape checked; else raw bytes)");
   run_cmd->add_option("--output", r.outputs, "NAME=FILE: write a device-to-host stream or a tensor after the run (.npy, or raw bytes)");

@@ -11,17 +11,14 @@
 #include <stdexcept>
 
 #include "cli.h"
+#include "open_device.h"
 #include "paths.h"
 #include "stream_files.h"
 #include "tessera/arch/targets.h"
 #include "tessera/data/dataset.h"
-#include "tessera/emu/machine.h"
 #include "tessera/exe/file.h"
-#include "tessera/runtime/emu_profile.h"
+#include "tessera/registry/registry.h"
 #include "tessera/runtime/engine.h"
-#if TESSERA_HAVE_VLT
-#include "tessera/vlt/devices.h"
-#endif
 
 namespace tessera::cli {
 
@@ -56,36 +53,6 @@ void write_bytes(const std::string& path, std::span<const std::byte> data) {
   if (!f.flush()) throw std::runtime_error("writing '" + path + "' failed");
 }
 
-// The emulator, configured with the executable's firmware (it learns the entry point and the
-// firmware's layout from it; the Engine still DMAs the image like any loader).
-std::unique_ptr<emu::Machine> make_emulator(const exe::Executable& e, const RunArgs& a) {
-  emu::MachineOptions o;
-  o.target = arch::find_target(e.target);
-  if (!o.target) throw std::runtime_error("unknown target '" + e.target + "'");
-  o.mode = a.device == "emu-native" ? emu::Mode::kNative : emu::Mode::kIss;
-  o.threads = a.threads;
-  o.console = stderr;  // stdout stays free for data
-  auto m = std::make_unique<emu::Machine>(o);
-  m->load_firmware(emu::parse_elf(e.firmware, e.target + " firmware"));
-  return m;
-}
-
-// The device --device names, firmware loaded; `emulator` is set when it is the emulator (its
-// profile goes into the report).
-std::unique_ptr<device::Device> make_device(const exe::Executable& e, const RunArgs& a, emu::Machine*& emulator) {
-  emulator = nullptr;
-  if (a.device == "vlt") {
-#if TESSERA_HAVE_VLT
-    return vlt::make_machine(e.target, emu::parse_elf(e.firmware, e.target + " firmware"), stderr);
-#else
-    throw std::runtime_error("--device vlt: this build has no verilated machine (Verilator was not found)");
-#endif
-  }
-  auto m = make_emulator(e, a);
-  emulator = m.get();
-  return m;
-}
-
 }  // namespace
 
 int run(const RunArgs& a) {
@@ -104,11 +71,10 @@ int run(const RunArgs& a) {
     throw std::runtime_error(a.model + ": no program '" + a.program + "' (programs: " + (known.empty() ? "none" : known) +
                              ")");
   }
-  emu::Machine* emulator = nullptr;
-  const std::unique_ptr<device::Device> device = make_device(e, a, emulator);
+  const std::unique_ptr<device::Device> device = open_device(a.device, e, a.threads, a.token_file);
   runtime::EngineOptions opts;
   opts.progress = note;
-  if (emulator) opts.profile_source = runtime::emu_profile_source(*emulator);
+  opts.profile_source = registry::profile_source(*device);
   runtime::Engine engine(*device, e, opts);
   engine.load();
 

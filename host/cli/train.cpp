@@ -20,11 +20,11 @@
 #include <stdexcept>
 
 #include "cli.h"
+#include "open_device.h"
 #include "paths.h"
 #include "tessera/arch/targets.h"
 #include "tessera/data/dataset.h"
 #include "tessera/data/plan.h"
-#include "tessera/emu/machine.h"
 #include "tessera/exe/file.h"
 #include "tessera/runtime/engine.h"
 #ifdef TESSERA_HAVE_ONNX
@@ -110,18 +110,6 @@ void write_file(const std::string& path, const void* data, size_t bytes) {
   if (!f.flush()) throw std::runtime_error("writing '" + path + "' failed");
 }
 
-std::unique_ptr<emu::Machine> make_machine(const exe::Executable& e, const TrainArgs& a) {
-  emu::MachineOptions o;
-  o.target = arch::find_target(e.target);
-  if (!o.target) throw std::runtime_error("unknown target '" + e.target + "'");
-  o.mode = a.device == "emu-native" ? emu::Mode::kNative : emu::Mode::kIss;
-  o.threads = a.threads;
-  o.console = stderr;
-  auto m = std::make_unique<emu::Machine>(o);
-  m->load_firmware(emu::parse_elf(e.firmware, e.target + " firmware"));
-  return m;
-}
-
 std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 0) {
   char buf[256];
   std::snprintf(buf, sizeof buf, f, a, b, c, d);
@@ -141,8 +129,8 @@ CLI::App* add_train_command(CLI::App& app, TrainArgs& t) {
   c->add_option("--epochs", t.epochs, "epochs of a generated plan (default 15)")->needs(seed)->check(CLI::Range(1u, 100000u));
   c->add_option("--shift", t.shift, "max |dx|, |dy| of a generated plan (default 2; 0: none)")->needs(seed)->check(CLI::Range(0, 127));
   c->add_option("--export-plan", t.export_plan, "write the generated plan to this directory")->needs(seed);
-  c->add_option("--device", t.device, "emu-native (fast, default) or emu (instruction-set simulator)")
-      ->check(CLI::IsMember({"emu", "emu-native"}));
+  add_device_options(c, t.device, t.token_file,
+                     "the device: emu-native (fast, default), emu (instruction-set simulator) or a tessera-devd's");
   c->add_option("--threads", t.threads, "host threads for the emulator")->check(CLI::Range(1u, 1024u));
   c->add_option("--save", t.save, "write the trained parameters here (w1.f32, b1.f32, ...: the plan layout)");
   c->add_option("--onnx", t.onnx, "write the trained model as ONNX (input x [N,784], output logits [N,10])");
@@ -301,8 +289,7 @@ int train(const TrainArgs& a) {
                              ") is not a multiple of " + a.model + "'s " + std::to_string(steps_per_run) +
                              " steps per run of 'train' (compile with --steps-per-sync dividing it, or change --max-steps)");
 
-
-  auto machine = make_machine(e, a);
+  auto machine = open_device(a.device, e, a.threads, a.token_file);
   runtime::EngineOptions opts;
   opts.progress = note;
   opts.progress_interval = std::chrono::milliseconds(10000);

@@ -19,7 +19,8 @@ struct TrainArgs {
   uint32_t epochs = 15;                    // with --seed
   int shift = 2;                           // with --seed: max |dx|, |dy|
   std::string export_plan;                 // with --seed: write the generated plan here
-  std::string device = "emu-native";       // emu-native | emu
+  std::string device = "emu-native";       // a registry URI: emu-native | emu | remote://...
+  std::string token_file;                  // remote devices: the server's token
   unsigned threads = 1;
   std::string save;                        // trained parameters, w1.f32 .. (plan layout)
   std::string onnx;                        // trained model as ONNX

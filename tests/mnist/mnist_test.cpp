@@ -14,6 +14,7 @@
 #include "tessera/data/dataset.h"
 #include "tessera/emu/machine.h"
 #include "tessera/models/mlp.h"
+#include "tessera/registry/registry.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
 
@@ -55,13 +56,10 @@ struct Outputs {
 };
 
 // Runs program "infer" on the first `images` test digits.
-Outputs run(const exe::Executable& e, emu::Mode mode, uint32_t images) {
-  emu::MachineOptions mo;
-  mo.target = arch::find_target(e.target);
-  mo.mode = mode;
-  emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
-  runtime::Engine engine(m, e);
+Outputs run(const exe::Executable& e, const char* device, uint32_t images) {
+  const auto m = registry::open(device);
+  m->configure(e.target, std::as_bytes(std::span(e.firmware)));
+  runtime::Engine engine(*m, e);
   engine.load();
   std::vector<float> x(test_digits().images.begin(), test_digits().images.begin() + size_t{images} * 784);
   Outputs out{std::vector<float>(size_t{images} * 10), std::vector<uint32_t>(images)};
@@ -77,7 +75,7 @@ TEST(Mnist, MatchesPyTorchOnTheTestDigits) {
   const auto want_pred = read_as<uint8_t>(ref + "/test_pred.u8");
   const auto want_logits = read_as<float>(ref + "/test_logits.f32");
   ASSERT_EQ(want_pred.size(), 2000u) << "no PyTorch reference in " << ref;
-  const Outputs got = run(compile_mlp(40, 50), emu::Mode::kNative, 2000);
+  const Outputs got = run(compile_mlp(40, 50), "emu-native", 2000);
   uint32_t same = 0, right = 0, right_torch = 0;
   double max_diff = 0;
   for (uint32_t i = 0; i < 2000; ++i) {
@@ -96,7 +94,7 @@ TEST(Mnist, MatchesPyTorchOnTheTestDigits) {
 
 TEST(Mnist, IssGivesTheSameBitsAsNativeOnABatch) {
   const exe::Executable e = compile_mlp(40, 1);
-  const Outputs iss = run(e, emu::Mode::kIss, 40), native = run(e, emu::Mode::kNative, 40);
+  const Outputs iss = run(e, "emu", 40), native = run(e, "emu-native", 40);
   for (size_t i = 0; i < iss.logits.size(); ++i)
     ASSERT_EQ(std::bit_cast<uint32_t>(iss.logits[i]), std::bit_cast<uint32_t>(native.logits[i])) << "logit " << i;
   EXPECT_EQ(iss.preds, native.preds);

@@ -1,11 +1,12 @@
-// The Engine on the emulator: MatVec16 through streams in ISS and native mode, bit for bit
-// against its reference; runs again on the same load; tensors; errors that name what is wrong;
-// a device error mid-run surfaces and the device stays usable.
+// The Engine on every device of the registry that can run here (registry_devices.h): MatVec16
+// through streams bit for bit against its reference; runs again on the same load; tensors;
+// errors that name what is wrong; a device error mid-run surfaces and the device stays usable.
 #include <gmock/gmock.h>
 
+#include "registry_devices.h"
 #include "runtime_fixture.h"
 #include "tessera/arch/tile_map.h"
-#include "tessera/runtime/emu_profile.h"
+#include "tessera/registry/registry.h"
 
 namespace tessera::testing {
 namespace {
@@ -15,29 +16,29 @@ using ::testing::HasSubstr;
 using runtime::Engine;
 using runtime::EngineError;
 
-class EngineOnMachine : public ::testing::TestWithParam<emu::Mode> {
+class EngineOnDevice : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    m = make_machine(GetParam());
+    m = open_registry_device(GetParam(), "small");
     exe = handbuilt::matvec16_executable(mv, small(), firmware_bytes());
   }
   // A loaded engine with x and y connected to `x` and `y`.
   std::unique_ptr<Engine> engine() {
     runtime::EngineOptions o;
-    o.profile_source = runtime::emu_profile_source(*m);
+    o.profile_source = registry::profile_source(*m);
     auto e = std::make_unique<Engine>(*m, exe, o);
     e->load();
     e->connect_stream("x", std::span(x));
     e->connect_stream("y", std::span(y));
     return e;
   }
-  std::unique_ptr<emu::Machine> m;
+  std::unique_ptr<device::Device> m;
   handbuilt::MatVec16 mv{7};
   exe::Executable exe;
   std::vector<float> x = mv.x, y = std::vector<float>(64);
 };
 
-TEST_P(EngineOnMachine, MatVecThroughStreamsMatchesTheReference) {
+TEST_P(EngineOnDevice, MatVecThroughStreamsMatchesTheReference) {
   auto e = engine();
   e->run("matvec");
   EXPECT_EQ(bits(y), bits(mv.reference()));
@@ -48,11 +49,11 @@ TEST_P(EngineOnMachine, MatVecThroughStreamsMatchesTheReference) {
   EXPECT_EQ(r.host_syncs, 2u);
   EXPECT_EQ(r.supersteps, exe.supersteps);
   // Cycles only from the ISS.
-  EXPECT_EQ(r.profile.empty(), GetParam() == emu::Mode::kNative);
+  EXPECT_EQ(r.profile.empty(), GetParam() != "emu");
   EXPECT_THAT(e->report_json(), AllOf(HasSubstr("\"program\": \"matvec\""), HasSubstr("\"host_syncs\": 2")));
 }
 
-TEST_P(EngineOnMachine, RunsTwiceOnOneLoadAndOverNewWeights) {
+TEST_P(EngineOnDevice, RunsTwiceOnOneLoadAndOverNewWeights) {
   auto e = engine();
   e->run();  // the first program
   ASSERT_EQ(bits(y), bits(mv.reference()));
@@ -69,7 +70,7 @@ TEST_P(EngineOnMachine, RunsTwiceOnOneLoadAndOverNewWeights) {
   EXPECT_EQ(e->reports().size(), 3u);
 }
 
-TEST_P(EngineOnMachine, CallbacksServeStreams) {
+TEST_P(EngineOnDevice, CallbacksServeStreams) {
   runtime::EngineOptions o;
   Engine e(*m, exe, o);
   e.load();
@@ -83,7 +84,7 @@ TEST_P(EngineOnMachine, CallbacksServeStreams) {
   EXPECT_EQ(bits(got), bits(mv.reference()));
 }
 
-TEST_P(EngineOnMachine, AnErrorInTheRunSurfacesAndTheDeviceStaysUsable) {
+TEST_P(EngineOnDevice, AnErrorInTheRunSurfacesAndTheDeviceStaysUsable) {
   // Tile 5 expects one word more than exchange 0 brings it: the device reports words lost.
   handbuilt::MatVec16 bad_mv{7};
   const exe::Executable bad = handbuilt::matvec16_executable(
@@ -108,7 +109,7 @@ TEST_P(EngineOnMachine, AnErrorInTheRunSurfacesAndTheDeviceStaysUsable) {
   EXPECT_EQ(bits(y), bits(mv.reference()));
 }
 
-TEST_P(EngineOnMachine, WrongStreamBufferSizeNamesTheStream) {
+TEST_P(EngineOnDevice, WrongStreamBufferSizeNamesTheStream) {
   Engine e(*m, exe);
   std::vector<float> short_x(63);
   try {
@@ -121,7 +122,7 @@ TEST_P(EngineOnMachine, WrongStreamBufferSizeNamesTheStream) {
   EXPECT_NO_THROW(e.connect_stream("x", std::span(two)));
 }
 
-TEST_P(EngineOnMachine, UnknownNamesAreNamed) {
+TEST_P(EngineOnDevice, UnknownNamesAreNamed) {
   auto e = engine();
   EXPECT_THAT([&] { e->run("train"); }, ::testing::ThrowsMessage<EngineError>(
                                              AllOf(HasSubstr("no program 'train'"), HasSubstr("matvec"))));
@@ -135,20 +136,33 @@ TEST_P(EngineOnMachine, UnknownNamesAreNamed) {
               ::testing::ThrowsMessage<EngineError>(HasSubstr("stream 'y' is not connected")));
 }
 
-TEST_P(EngineOnMachine, AWrongTargetIsRefusedBeforeAnythingIsWritten) {
-  auto tiny = make_machine(GetParam(), "tiny");
+TEST_P(EngineOnDevice, AWrongTargetIsRefusedBeforeAnythingIsWritten) {
+  auto tiny = open_registry_device(GetParam(), "tiny");
   Engine e(*tiny, exe);
   EXPECT_THAT([&] { e.load(); }, ::testing::ThrowsMessage<EngineError>(
                                      AllOf(HasSubstr("target 'small'"), HasSubstr("16 tiles"), HasSubstr("4 tiles"))));
   EXPECT_FALSE(e.loaded());
-  // Its SRAM above the firmware is untouched (a new device's SRAM is zero).
-  const auto& sram = tiny->tile(0).sram();
-  const uint32_t from = tiny->firmware().firmware_end - arch::kSramBase;
-  EXPECT_TRUE(std::all_of(sram.begin() + from, sram.end(), [](auto b) { return b == 0; }));
+  // Its SRAM above the firmware is untouched (a new device's SRAM is zero): read back
+  // through the contract, the firmware's end taken from the executable's firmware.
+  const emu::ElfImage fw = emu::parse_elf(firmware_bytes(), "firmware");
+  uint32_t end = 0;
+  for (const emu::ElfSegment& seg : fw.segments) end = std::max(end, (seg.addr + seg.mem_bytes + 3) & ~3u);
+  const uint32_t sram = arch::find_target("tiny")->sram_bytes;
+  std::vector<std::byte> got(arch::kSramBase + sram - end);
+  const device::DmaSegment seg{0, end, static_cast<uint32_t>(got.size()), 0};
+  tiny->dma_read(std::span(&seg, 1), got);
+  EXPECT_TRUE(std::all_of(got.begin(), got.end(), [](std::byte b) { return b == std::byte{0}; }));
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, EngineOnMachine, ::testing::Values(emu::Mode::kIss, emu::Mode::kNative),
-                         [](const auto& i) { return i.param == emu::Mode::kIss ? "iss" : "native"; });
+TEST_P(EngineOnDevice, AnUnknownTargetIsRefusedByConfigure) {
+  auto d = open_registry_device(GetParam(), nullptr);
+  EXPECT_THAT([&] { d->configure("no-such-chip", std::as_bytes(std::span(firmware_bytes()))); },
+              ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("unknown target 'no-such-chip'")));
+  EXPECT_THAT([&] { d->read_reg(0); }, ::testing::Throws<device::DeviceError>());
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, EngineOnDevice, ::testing::ValuesIn(registry_test_devices()),
+                         [](const auto& i) { return test_device_name(i.param); });
 
 }  // namespace
 }  // namespace tessera::testing

@@ -27,16 +27,18 @@ uint64_t elements(const std::vector<uint32_t>& shape) {
 }  // namespace
 
 std::string Engine::describe_error() {
-  const uint32_t tile = dev_.read_reg(arch::kDevRegErrTile);
-  const uint32_t step = dev_.read_reg(arch::kDevRegErrSuperstep);
-  const uint32_t cause = dev_.read_reg(arch::kDevRegErrCause);
-  std::string s = "device error on tile " + std::to_string(tile) + " in superstep " + std::to_string(step) + ": ";
+  using device::RegOp;
+  RegOp err[] = {RegOp::read(arch::kDevRegErrTile), RegOp::read(arch::kDevRegErrSuperstep),
+                 RegOp::read(arch::kDevRegErrCause), RegOp::read(arch::kDevRegErrDetail),
+                 RegOp::read(arch::kDevRegErrPc),   RegOp::read(arch::kDevRegErrTval)};
+  dev_.reg_batch(err);  // one round trip to a remote device
+  const uint32_t cause = err[2].value;
+  std::string s = "device error on tile " + std::to_string(err[0].value) + " in superstep " +
+                  std::to_string(err[1].value) + ": ";
   if (cause & arch::kDeviceErrorBit)
-    s += std::string(arch::device_error_name(cause & ~arch::kDeviceErrorBit)) + " (ERR_DETAIL " +
-         hex(dev_.read_reg(arch::kDevRegErrDetail)) + ")";
+    s += std::string(arch::device_error_name(cause & ~arch::kDeviceErrorBit)) + " (ERR_DETAIL " + hex(err[3].value) + ")";
   else
-    s += "trap, mcause " + std::to_string(cause) + " at pc " + hex(dev_.read_reg(arch::kDevRegErrPc)) + " (mtval " +
-         hex(dev_.read_reg(arch::kDevRegErrTval)) + ")";
+    s += "trap, mcause " + std::to_string(cause) + " at pc " + hex(err[4].value) + " (mtval " + hex(err[5].value) + ")";
   if (std::string d = dev_.error_detail(); !d.empty()) s += ": " + d;
   return s;
 }
@@ -44,8 +46,11 @@ std::string Engine::describe_error() {
 std::string Engine::describe_not_arrived() {
   std::string missing;
   uint32_t count = 0;
+  std::vector<device::RegOp> arrived;  // one batch: a word per 32 tiles
+  for (uint32_t w = 0; w < (exe_.tiles + 31) / 32; ++w) arrived.push_back(device::RegOp::read(arch::kDevRegArrivedBase + w * 4));
+  dev_.reg_batch(arrived);
   for (uint32_t t = 0; t < exe_.tiles; ++t) {
-    if (dev_.read_reg(arch::kDevRegArrivedBase + t / 32 * 4) >> (t % 32) & 1) continue;
+    if (arrived[t / 32].value >> (t % 32) & 1) continue;
     if (++count <= 16) missing += (missing.empty() ? "" : ", ") + std::to_string(t);
   }
   if (count > 16) missing += " and " + std::to_string(count - 16) + " more";
@@ -118,8 +123,9 @@ void Engine::run_loop(const exe::Program& p, std::chrono::milliseconds timeout, 
     if (ev & kEventError) throw EngineError("program '" + p.name + "': " + describe_error());
     if (ev & kEventHostSync) {
       serve_host_sync(p, r.host_syncs++);
-      dev_.write_reg(arch::kDevRegEvents, kEventHostSync);
-      dev_.write_reg(arch::kDevRegDoorbell, 1);
+      // Clear the event and ring the doorbell as one batch (one round trip to a remote device).
+      RegOp release[] = {RegOp::write(arch::kDevRegEvents, kEventHostSync), RegOp::write(arch::kDevRegDoorbell, 1)};
+      dev_.reg_batch(release);
       last_event = Clock::now();
       continue;
     }

@@ -13,6 +13,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace tessera::device {
 
@@ -45,12 +46,44 @@ class DeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// One register access of a batch: a read fills `value`, a write writes it.
+struct RegOp {
+  enum Kind : uint32_t { kRead = 0, kWrite = 1 };
+  Kind kind = kRead;
+  uint32_t offset = 0;
+  uint32_t value = 0;
+  static RegOp read(uint32_t offset) { return {kRead, offset, 0}; }
+  static RegOp write(uint32_t offset, uint32_t value) { return {kWrite, offset, value}; }
+};
+
 class Device {
  public:
   virtual ~Device() = default;
 
+  // Makes the device a machine of `target` (a name in arch/targets) running `firmware` (the
+  // executable's firmware ELF), the cores held in reset. Devices opened from a URI
+  // (tessera/registry) are configured here, once or again; a backend built for one target
+  // and firmware (emu::Machine, the Verilated machines) is configured when it is built and
+  // refuses.
+  virtual void configure(std::string_view target, std::span<const std::byte> firmware) {
+    (void)firmware;
+    throw DeviceError("configure('" + std::string(target) +
+                      "'): this device was configured when it was built (open it from a URI to configure it)");
+  }
+
   virtual uint32_t read_reg(uint32_t offset) = 0;
   virtual void write_reg(uint32_t offset, uint32_t value) = 0;
+
+  // Register accesses in order, as one operation: a remote backend makes it one round trip.
+  // The first failing access throws; the ones before it have happened.
+  virtual void reg_batch(std::span<RegOp> ops) {
+    for (RegOp& op : ops) {
+      if (op.kind == RegOp::kWrite)
+        write_reg(op.offset, op.value);
+      else
+        op.value = read_reg(op.offset);
+    }
+  }
 
   // Host buffer -> tile memory, and back. Allowed while the cores are held in reset or
   // while the device waits in a host sync; words written in a host sync count towards the

@@ -1,0 +1,277 @@
+// remote://HOST:PORT[/NAME]: a device leased from a tessera-devd (docs/devd.md). Each call is
+// one request and one reply; a DMA larger than a frame goes as chunks, all sent before any
+// reply is read, so it costs one round trip. Every wait is bounded (Options::io_timeout);
+// a lost connection or a refused request is a DeviceError naming the server.
+#include <boost/asio.hpp>
+#include <cstdlib>
+#include <optional>
+
+#include "tessera/device/dma_chunks.h"
+#include "tessera/devd/protocol.h"
+#include "tessera/devd/token.h"
+#include "tessera/registry/registry.h"
+
+namespace tessera::registry {
+
+namespace {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using namespace std::chrono_literals;
+
+class RemoteDevice final : public device::Device {
+ public:
+  RemoteDevice(const DeviceUri& uri, const Options& o) : where_(uri.text), o_(o) {
+    const RemoteAddress a = parse_remote(uri);
+    std::string token_file = o.token_file;
+    if (token_file.empty())
+      if (const char* env = std::getenv("TESSERA_DEVD_TOKEN_FILE")) token_file = env;
+    if (token_file.empty())
+      throw std::runtime_error(where_ + ": no token: give --token-file FILE or set TESSERA_DEVD_TOKEN_FILE");
+    const std::string token = devd::read_token_file(token_file, false);
+    connect(a.host, a.port);
+    devd::Hello h;
+    h.token = token;
+    const auto w = call<devd::Welcome>(devd::Request{h}, "HELLO");
+    max_frame_ = w.max_frame;
+    const auto l = call<devd::Leased>(devd::Request{devd::Lease{a.name, static_cast<uint32_t>(o.lease_timeout.count())}},
+                                      "LEASE", o.lease_timeout + o.io_timeout);
+    where_ = "remote device '" + l.name + "' at " + a.host + ":" + std::to_string(a.port);
+  }
+
+  ~RemoteDevice() override {
+    boost::system::error_code ignored;
+    sock_.close(ignored);  // the server releases the lease
+  }
+
+  void configure(std::string_view target, std::span<const std::byte> firmware) override {
+    call<devd::Done>(devd::Request{devd::Configure{std::string(target), {firmware.begin(), firmware.end()}}}, "CONFIGURE");
+  }
+  uint32_t read_reg(uint32_t offset) override {
+    device::RegOp op = device::RegOp::read(offset);
+    reg_batch(std::span(&op, 1));
+    return op.value;
+  }
+  void write_reg(uint32_t offset, uint32_t value) override {
+    device::RegOp op = device::RegOp::write(offset, value);
+    reg_batch(std::span(&op, 1));
+  }
+  void reg_batch(std::span<device::RegOp> ops) override {
+    for (size_t at = 0; at < ops.size(); at += devd::kMaxRegOps) {
+      const auto part = ops.subspan(at, std::min<size_t>(devd::kMaxRegOps, ops.size() - at));
+      const auto v = call<devd::RegValues>(devd::Request{devd::Regs{{part.begin(), part.end()}}}, "REGS");
+      if (v.values.size() != part.size()) fail("REGS: " + std::to_string(v.values.size()) + " values for " +
+                                               std::to_string(part.size()) + " operations");
+      for (size_t i = 0; i < part.size(); ++i) part[i].value = v.values[i];
+    }
+  }
+  void dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) override {
+    for (const auto& s : segments)
+      if (s.host_offset + s.bytes > host.size())
+        throw device::DeviceError("dma_write: a segment of tile " + std::to_string(s.tile) + " reaches past the host buffer");
+    std::vector<devd::Request> reqs;
+    for (const auto& chunk : chunks(segments)) {
+      devd::DmaWrite w;
+      for (const auto& s : chunk) {
+        w.segments.push_back(s);
+        w.data.insert(w.data.end(), host.begin() + s.host_offset, host.begin() + s.host_offset + s.bytes);
+      }
+      reqs.push_back(std::move(w));
+    }
+    pipeline(reqs, "DMA_WRITE", [](const devd::Reply&, size_t) {});
+  }
+  void dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) override {
+    for (const auto& s : segments)
+      if (s.host_offset + s.bytes > host.size())
+        throw device::DeviceError("dma_read: a segment of tile " + std::to_string(s.tile) + " reaches past the host buffer");
+    const auto cs = chunks(segments);
+    std::vector<devd::Request> reqs;
+    for (const auto& chunk : cs) reqs.push_back(devd::DmaRead{chunk});
+    pipeline(reqs, "DMA_READ", [&](const devd::Reply& r, size_t i) {
+      const auto* d = std::get_if<devd::DmaData>(&r);
+      if (!d || d->data.size() != device::dma_bytes(cs[i])) fail("DMA_READ: a reply of the wrong size");
+      size_t at = 0;
+      for (const auto& s : cs[i]) {
+        std::memcpy(host.data() + s.host_offset, d->data.data() + at, s.bytes);
+        at += s.bytes;
+      }
+    });
+  }
+  uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override {
+    // The server bounds one WAIT; ask again until an event or the timeout.
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+      const auto slice = std::clamp(left, 0ms, std::chrono::milliseconds(1000));
+      const auto e = call<devd::Events>(devd::Request{devd::Wait{mask, static_cast<uint32_t>(slice.count())}}, "WAIT",
+                                        o_.io_timeout + slice);
+      if (e.events || left <= slice) return e.events;
+    }
+  }
+  std::string error_detail() const override {
+    try {
+      return const_cast<RemoteDevice*>(this)->call<devd::Detail>(devd::Request{devd::ErrorDetail{}}, "ERROR_DETAIL").text;
+    } catch (const std::exception&) {
+      return {};
+    }
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) {
+    broken_ = why;
+    boost::system::error_code ignored;
+    sock_.close(ignored);
+    throw device::DeviceError(where_ + ": " + why);
+  }
+
+  // Runs the io_context until `done` or the timeout; on a timeout the connection is closed.
+  void run_until(const bool& done, std::chrono::milliseconds timeout, const char* what) {
+    ioc_.restart();
+    ioc_.run_for(timeout);
+    if (!done) {
+      boost::system::error_code ignored;
+      sock_.close(ignored);
+      ioc_.restart();
+      ioc_.run();  // let the cancelled operations finish
+      fail(std::string(what) + ": no answer within " + std::to_string(timeout.count()) + " ms");
+    }
+  }
+
+  void connect(const std::string& host, uint16_t port) {
+    tcp::resolver resolver(ioc_);
+    boost::system::error_code ec;
+    const auto eps = resolver.resolve(host, std::to_string(port), ec);
+    if (ec) throw std::runtime_error(where_ + ": cannot resolve '" + host + "': " + ec.message());
+    bool done = false;
+    asio::async_connect(sock_, eps, [&](boost::system::error_code e, const tcp::endpoint&) {
+      ec = e;
+      done = true;
+    });
+    try {
+      run_until(done, o_.io_timeout, "connect");
+    } catch (const device::DeviceError& e) {
+      throw std::runtime_error(e.what());
+    }
+    if (ec) throw std::runtime_error(where_ + ": cannot connect: " + ec.message());
+    sock_.set_option(tcp::no_delay(true));
+  }
+
+  void send(const std::vector<std::vector<std::byte>>& frames, const char* what) {
+    std::vector<asio::const_buffer> bufs;
+    for (const auto& f : frames) bufs.push_back(asio::buffer(f));
+    boost::system::error_code ec;
+    bool done = false;
+    asio::async_write(sock_, bufs, [&](boost::system::error_code e, size_t) {
+      ec = e;
+      done = true;
+    });
+    run_until(done, o_.io_timeout, what);
+    if (ec) fail(std::string(what) + ": sending failed: " + ec.message());
+  }
+
+  devd::Reply receive(const char* what, std::chrono::milliseconds timeout) {
+    std::array<std::byte, devd::kFrameHeader> h{};
+    std::vector<std::byte> body;
+    boost::system::error_code ec;
+    bool done = false;
+    asio::async_read(sock_, asio::buffer(h), [&](boost::system::error_code e, size_t) {
+      ec = e;
+      if (e) {
+        done = true;
+        return;
+      }
+      uint32_t n = 0;
+      try {
+        n = devd::frame_length(std::span<const std::byte, devd::kFrameHeader>(h), max_frame_);
+      } catch (const devd::ProtocolError& pe) {
+        ec = asio::error::invalid_argument;
+        done = true;
+        return;
+      }
+      body.resize(n);
+      asio::async_read(sock_, asio::buffer(body), [&](boost::system::error_code e2, size_t) {
+        ec = e2;
+        done = true;
+      });
+    });
+    run_until(done, timeout, what);
+    if (ec) fail(std::string(what) + ": the connection was lost (" + ec.message() + ")");
+    try {
+      return devd::parse_reply(body);
+    } catch (const devd::ProtocolError& e) {
+      fail(std::string(what) + ": a malformed reply: " + e.what());
+    }
+  }
+
+  // A reply of type R, or the server's error as a DeviceError.
+  template <class R>
+  R expect(devd::Reply r, const char* what) {
+    if (auto* e = std::get_if<devd::Error>(&r)) {
+      if (e->code == devd::ErrorCode::kProtocol || e->code == devd::ErrorCode::kAuth) fail(std::string(what) + ": " + e->message);
+      throw device::DeviceError(where_ + ": " + e->message);
+    }
+    if (auto* x = std::get_if<R>(&r)) return std::move(*x);
+    fail(std::string(what) + ": an unexpected reply");
+  }
+
+  template <class R>
+  R call(const devd::Request& req, const char* what, std::optional<std::chrono::milliseconds> timeout = {}) {
+    if (!broken_.empty()) throw device::DeviceError(where_ + ": the connection is closed (" + broken_ + ")");
+    std::vector<std::vector<std::byte>> f;
+    try {
+      f.push_back(devd::encode(req, max_frame_));
+    } catch (const devd::ProtocolError& e) {
+      throw device::DeviceError(where_ + ": " + e.what());
+    }
+    send(f, what);
+    return expect<R>(receive(what, timeout.value_or(o_.io_timeout)), what);
+  }
+
+  // Every request sent, then every reply read (one round trip); the first error thrown after.
+  template <class OnReply>
+  void pipeline(const std::vector<devd::Request>& reqs, const char* what, OnReply on_reply) {
+    if (!broken_.empty()) throw device::DeviceError(where_ + ": the connection is closed (" + broken_ + ")");
+    std::vector<std::vector<std::byte>> frames;
+    for (const auto& r : reqs) frames.push_back(devd::encode(r, max_frame_));
+    send(frames, what);
+    std::optional<std::string> first_error;
+    for (size_t i = 0; i < reqs.size(); ++i) {
+      devd::Reply r = receive(what, o_.io_timeout);
+      if (auto* e = std::get_if<devd::Error>(&r)) {
+        if (e->code == devd::ErrorCode::kProtocol || e->code == devd::ErrorCode::kAuth) fail(std::string(what) + ": " + e->message);
+        if (!first_error) first_error = e->message;
+        continue;
+      }
+      if (!first_error) on_reply(r, i);
+    }
+    if (first_error) throw device::DeviceError(where_ + ": " + *first_error);
+  }
+
+  std::vector<std::vector<device::DmaSegment>> chunks(std::span<const device::DmaSegment> segments) const {
+    // A chunk's frame: its data and 12 bytes per segment, within the frame limit.
+    const uint64_t budget = std::min<uint64_t>(max_frame_ - 64, 1u << 20);
+    auto cs = device::dma_chunks(segments, budget / 2);
+    std::vector<std::vector<device::DmaSegment>> out;
+    for (auto& c : cs) {  // keep the segment headers within the other half
+      const size_t per = std::max<size_t>(1, budget / 2 / 12);
+      for (size_t at = 0; at < c.size(); at += per)
+        out.emplace_back(c.begin() + at, c.begin() + std::min(c.size(), at + per));
+    }
+    return out;
+  }
+
+  std::string where_;
+  Options o_;
+  asio::io_context ioc_;
+  tcp::socket sock_{ioc_};
+  uint32_t max_frame_ = devd::kMinMaxFrame;
+  std::string broken_;
+};
+
+}  // namespace
+
+std::unique_ptr<device::Device> make_remote(const DeviceUri& uri, const Options& options) {
+  return std::make_unique<RemoteDevice>(uri, options);
+}
+
+}  // namespace tessera::registry

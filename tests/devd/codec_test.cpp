@@ -1,0 +1,170 @@
+// tessera-devd's codec: every message survives encode and parse; frames and messages that are
+// malformed (empty, over the limit, truncated, counts over their limits, bytes left over, a
+// DMA whose data and segments disagree) are refused with a ProtocolError naming the field;
+// the token comparison; chunked DMA covers exactly the bytes of the whole list.
+#include <gmock/gmock.h>
+
+#include <cstring>
+#include <map>
+#include <random>
+
+#include "tessera/device/dma_chunks.h"
+#include "tessera/devd/protocol.h"
+
+namespace tessera::devd {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::span<const std::byte> body_of(const std::vector<std::byte>& frame) {
+  EXPECT_EQ(frame_length(std::span<const std::byte, kFrameHeader>(frame.data(), kFrameHeader), kDefaultMaxFrame),
+            frame.size() - kFrameHeader);
+  return std::span(frame).subspan(kFrameHeader);
+}
+
+std::vector<std::byte> bytes(std::initializer_list<int> v) {
+  std::vector<std::byte> b;
+  for (int x : v) b.push_back(std::byte(x));
+  return b;
+}
+
+TEST(Codec, RequestsSurviveEncodeAndParse) {
+  Hello h;
+  h.token = "0123456789abcdef-token";
+  auto r = parse_request(body_of(encode(Request{h})));
+  EXPECT_EQ(std::get<Hello>(r).token, h.token);
+  r = parse_request(body_of(encode(Request{Lease{"emu1", 1234}})));
+  EXPECT_EQ(std::get<Lease>(r).name, "emu1");
+  EXPECT_EQ(std::get<Lease>(r).wait_ms, 1234u);
+  r = parse_request(body_of(encode(Request{Configure{"small", bytes({0x7f, 'E', 'L', 'F'})}})));
+  EXPECT_EQ(std::get<Configure>(r).target, "small");
+  EXPECT_EQ(std::get<Configure>(r).firmware.size(), 4u);
+  Regs g{{device::RegOp::read(0x10), device::RegOp::write(0x20, 0xdeadbeef)}};
+  r = parse_request(body_of(encode(Request{g})));
+  ASSERT_EQ(std::get<Regs>(r).ops.size(), 2u);
+  EXPECT_EQ(std::get<Regs>(r).ops[1].kind, device::RegOp::kWrite);
+  EXPECT_EQ(std::get<Regs>(r).ops[1].value, 0xdeadbeefu);
+  DmaWrite w{{{1, 0x1000, 8, 0}, {2, 0x2000, 4, 8}}, bytes({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})};
+  r = parse_request(body_of(encode(Request{w})));
+  const DmaWrite& w2 = std::get<DmaWrite>(r);
+  ASSERT_EQ(w2.segments.size(), 2u);
+  EXPECT_EQ(w2.segments[1].tile, 2u);
+  EXPECT_EQ(w2.segments[1].host_offset, 8u);
+  EXPECT_EQ(w2.data, w.data);
+  r = parse_request(body_of(encode(Request{Wait{7, 500}})));
+  EXPECT_EQ(std::get<Wait>(r).timeout_ms, 500u);
+}
+
+TEST(Codec, RepliesSurviveEncodeAndParse) {
+  auto r = parse_reply(body_of(encode(Reply{Welcome{1, 1u << 20, {"a", "b"}}})));
+  EXPECT_EQ(std::get<Welcome>(r).devices, (std::vector<std::string>{"a", "b"}));
+  r = parse_reply(body_of(encode(Reply{RegValues{{1, 2, 3}}})));
+  EXPECT_EQ(std::get<RegValues>(r).values, (std::vector<uint32_t>{1, 2, 3}));
+  r = parse_reply(body_of(encode(Reply{Done{Type::kDmaWrite}})));
+  EXPECT_EQ(std::get<Done>(r).type, Type::kDmaWrite);
+  r = parse_reply(body_of(encode(Reply{Error{ErrorCode::kBusy, "busy"}})));
+  EXPECT_EQ(std::get<Error>(r).code, ErrorCode::kBusy);
+  EXPECT_EQ(std::get<Error>(r).message, "busy");
+}
+
+TEST(Codec, FrameLengthsAreCheckedBeforeAnythingIsAllocated) {
+  auto header = [](uint32_t n) {
+    std::array<std::byte, kFrameHeader> h;
+    for (int i = 0; i < 4; ++i) h[i] = std::byte(n >> (8 * i));
+    return h;
+  };
+  EXPECT_THAT([&] { frame_length(header(0), 1000); }, ::testing::ThrowsMessage<ProtocolError>(HasSubstr("empty")));
+  EXPECT_THAT([&] { frame_length(header(1001), 1000); },
+              ::testing::ThrowsMessage<ProtocolError>(HasSubstr("1001 bytes announced, over the limit of 1000")));
+  EXPECT_THAT([&] { frame_length(header(0xffffffff), 1000); }, ::testing::Throws<ProtocolError>());
+  EXPECT_EQ(frame_length(header(1000), 1000), 1000u);
+  // The sender refuses to build a frame the peer would refuse.
+  EXPECT_THAT([] { encode(Request{Configure{"small", std::vector<std::byte>(2000)}}, 1000); },
+              ::testing::ThrowsMessage<ProtocolError>(HasSubstr("over the frame limit")));
+}
+
+TEST(Codec, MalformedMessagesNameTheField) {
+  auto bad = [](std::vector<std::byte> body, const char* why) {
+    EXPECT_THAT([&] { parse_request(body); }, ::testing::ThrowsMessage<ProtocolError>(HasSubstr(why)));
+  };
+  bad({}, "empty");
+  bad(bytes({0x42}), "unknown type 66");
+  bad(bytes({1, 0x54, 0x53, 0x44}), "magic needs 4 bytes");
+  bad(bytes({1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0}), "wrong magic");
+  bad(bytes({2, 0xff, 0xff, 0xff, 0xff}), "device name is 4294967295 bytes, over its limit of 64");
+  bad(bytes({2, 1, 0, 0, 0, 'a', 0, 0, 0, 0, 9}), "1 bytes left over");
+  bad(bytes({3, 0}), "RELEASE: 1 bytes left over");
+  bad(bytes({5, 0, 0x10, 0, 0}), "op count is 4096 but only 0 bytes are left");
+  bad(bytes({5, 1, 0x10, 0, 0}), "op count is 4097, over its limit of 4096");
+  bad(bytes({5, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0}), "op kind 2");
+  bad(bytes({6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 1, 2, 3}), "the segments move 8 bytes but the frame carries 3");
+  bad(bytes({6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}), "more than");
+  bad(bytes({7, 0xff, 0xff, 0, 0}), "segment count is 65535 but only 0 bytes are left");
+  bad(bytes({8, 1, 0, 0, 0}), "timeout needs 4 bytes");
+  bad(bytes({4, 5, 0, 0, 0, 's', 'm', 'a', 'l', 'l'}), "no firmware");
+  EXPECT_THAT([] { parse_reply(bytes({0x05})); }, ::testing::ThrowsMessage<ProtocolError>(HasSubstr("is a request")));
+  EXPECT_THAT([] { parse_reply(bytes({0xff, 9, 0, 0, 0, 0})); },
+              ::testing::ThrowsMessage<ProtocolError>(HasSubstr("unknown error code 9")));
+}
+
+TEST(Codec, RandomBytesNeverCrashTheParser) {
+  const uint32_t seed = std::random_device{}();
+  std::printf("seed %u\n", seed);
+  std::mt19937 rng(seed);
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<std::byte> b(rng() % 64);
+    for (auto& x : b) x = std::byte(rng());
+    if (!b.empty() && rng() % 2) b[0] = std::byte(1 + rng() % 9);
+    try {
+      parse_request(b);
+    } catch (const ProtocolError&) {
+    }
+    try {
+      parse_reply(b);
+    } catch (const ProtocolError&) {
+    }
+  }
+}
+
+TEST(Token, ComparedWhole) {
+  EXPECT_TRUE(tokens_equal("0123456789abcdef", "0123456789abcdef"));
+  EXPECT_FALSE(tokens_equal("0123456789abcdef", "0123456789abcdeF"));
+  EXPECT_FALSE(tokens_equal("0123456789abcdef", "0123456789abcde"));
+  EXPECT_FALSE(tokens_equal("0123456789abcdef", "0123456789abcdef0"));
+  EXPECT_FALSE(tokens_equal("0123456789abcdef", ""));
+  EXPECT_FALSE(tokens_equal("", ""));
+  // A given token that repeats the expected one's prefix does not match.
+  EXPECT_FALSE(tokens_equal("abababababababab", "ab"));
+}
+
+TEST(DmaChunks, CoverExactlyTheBytesOfTheWholeList) {
+  const uint32_t seed = std::random_device{}();
+  std::printf("seed %u\n", seed);
+  std::mt19937 rng(seed);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<device::DmaSegment> segs;
+    uint64_t host = 0;
+    for (int i = 0, n = 1 + rng() % 8; i < n; ++i) {
+      const uint32_t bytes = static_cast<uint32_t>(4 * (rng() % 300));
+      segs.push_back({static_cast<uint32_t>(rng() % 4), static_cast<uint32_t>(0x1000 + 4 * (rng() % 1000)), bytes, host});
+      host += bytes + 4 * (rng() % 3);
+    }
+    const uint64_t max = 4 + rng() % 600;
+    // Independent reference: each (tile, address) -> host offset, byte by byte.
+    std::map<std::pair<uint32_t, uint64_t>, uint64_t> want, got;
+    for (const auto& s : segs)
+      for (uint32_t b = 0; b < s.bytes; ++b) want[{s.tile, uint64_t{s.addr} + b}] = s.host_offset + b;
+    for (const auto& c : device::dma_chunks(segs, max)) {
+      EXPECT_LE(device::dma_bytes(c), max & ~uint64_t{3}) << "seed " << seed;
+      EXPECT_FALSE(c.empty());
+      for (const auto& s : c) {
+        EXPECT_EQ(s.bytes % 4, 0u);
+        for (uint32_t b = 0; b < s.bytes; ++b) got[{s.tile, uint64_t{s.addr} + b}] = s.host_offset + b;
+      }
+    }
+    ASSERT_EQ(got, want) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace tessera::devd

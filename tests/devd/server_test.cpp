@@ -1,0 +1,308 @@
+// tessera-devd under misuse, in this process on loopback with short timeouts: garbage,
+// truncated and oversized frames, a wrong token, a client that sends one byte and stops, a
+// client killed in the middle of a DMA, a queue that times out. Each gets an error and a
+// closed connection, no lease is leaked, and a well-behaved client on the same server runs
+// MatVec16 correctly (against its reference) through it all.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "examples.h"
+#include "runtime_fixture.h"
+#include "tessera/arch/device_regs.h"
+#include "tessera/arch/tile_map.h"
+#include "tessera/devd/protocol.h"
+#include "tessera/devd/server.h"
+#include "tessera/registry/registry.h"
+#include "tessera/runtime/engine.h"
+#include "to_executable.h"
+
+namespace tessera::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+
+constexpr const char* kToken = "server-test-token-0123456789";
+
+class DevdServer : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = std::filesystem::temp_directory_path() / ("tessera-devd-server-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    token_file = (dir / "token").string();
+    std::ofstream(token_file) << kToken << "\n";
+    ::chmod(token_file.c_str(), 0600);
+    devd::ServerOptions o;
+    o.devices = {{"emu0", "emu-native"}, {"emu1", "emu-native"}};
+    o.token = kToken;
+    o.max_frame = 1u << 20;
+    o.handshake_timeout = 500ms;
+    o.frame_timeout = 500ms;
+    o.idle_timeout = 2000ms;
+    o.log = nullptr;
+    server = std::make_unique<devd::Server>(o);
+    thread = std::thread([this] { server->run(); });
+  }
+  void TearDown() override {
+    server->stop();
+    thread.join();
+    std::filesystem::remove_all(dir);
+  }
+
+  std::string uri(const std::string& name = "") const {
+    return "remote://127.0.0.1:" + std::to_string(server->port()) + (name.empty() ? "" : "/" + name);
+  }
+  std::unique_ptr<device::Device> open(const std::string& name = "", std::chrono::milliseconds lease = 10s) {
+    registry::Options o;
+    o.token_file = token_file;
+    o.lease_timeout = lease;
+    return registry::open(uri(name), o);
+  }
+  // MatVec16 on a device of the server, checked against its reference.
+  void run_matvec(const std::string& name = "") {
+    auto d = open(name);
+    d->configure("small", std::as_bytes(std::span(firmware_bytes())));
+    handbuilt::MatVec16 mv{11};
+    const exe::Executable e = handbuilt::matvec16_executable(mv, small(), firmware_bytes());
+    runtime::Engine engine(*d, e);
+    engine.load();
+    std::vector<float> x = mv.x, y(64);
+    engine.connect_stream("x", std::span(x));
+    engine.connect_stream("y", std::span(y));
+    engine.run("matvec");
+    EXPECT_EQ(bits(y), bits(mv.reference()));
+  }
+  // Waits up to 5 s for `n` leases held.
+  bool leases_become(unsigned n) {
+    for (int i = 0; i < 500 && server->leases_held() != n; ++i) std::this_thread::sleep_for(10ms);
+    return server->leases_held() == n;
+  }
+
+  std::filesystem::path dir;
+  std::string token_file;
+  std::unique_ptr<devd::Server> server;
+  std::thread thread;
+};
+
+// A raw TCP client, for what the real client never sends.
+class Raw {
+ public:
+  explicit Raw(uint16_t port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    timeval tv{5, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) ADD_FAILURE() << "connect";
+  }
+  ~Raw() { close(); }
+  void close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  void send(std::span<const std::byte> b) { ASSERT_EQ(::send(fd_, b.data(), b.size(), MSG_NOSIGNAL), ssize_t(b.size())); }
+  void send(const devd::Request& r) { send(devd::encode(r, 0xffffffffu)); }
+  // The next reply, or nothing if the server closed the connection.
+  std::optional<devd::Reply> receive() {
+    std::array<std::byte, 4> h;
+    if (!read(h)) return {};
+    std::vector<std::byte> body(devd::frame_length(h, 1u << 24));
+    if (!read(body)) return {};
+    return devd::parse_reply(body);
+  }
+  // True when the server has closed the connection (EOF within 5 s).
+  bool closed_by_server() {
+    std::byte b;
+    return ::recv(fd_, &b, 1, 0) == 0;
+  }
+  void hello(const std::string& token = kToken) {
+    devd::Hello h;
+    h.token = token;
+    send(devd::Request{h});
+    auto r = receive();
+    ASSERT_TRUE(r && std::holds_alternative<devd::Welcome>(*r));
+  }
+
+ private:
+  bool read(std::span<std::byte> b) {
+    size_t at = 0;
+    while (at < b.size()) {
+      const ssize_t n = ::recv(fd_, b.data() + at, b.size() - at, 0);
+      if (n <= 0) return false;
+      at += size_t(n);
+    }
+    return true;
+  }
+  int fd_ = -1;
+};
+
+devd::ErrorCode error_code(const std::optional<devd::Reply>& r) {
+  if (!r || !std::holds_alternative<devd::Error>(*r)) return devd::ErrorCode{0};
+  return std::get<devd::Error>(*r).code;
+}
+
+TEST_F(DevdServer, GarbageGetsAnErrorAndAClosedConnection) {
+  Raw raw(server->port());
+  const std::string http = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";  // "GET " = 542393671 bytes announced
+  raw.send(std::as_bytes(std::span(http)));
+  const auto r = raw.receive();
+  EXPECT_EQ(error_code(r), devd::ErrorCode::kProtocol);
+  EXPECT_THAT(std::get<devd::Error>(*r).message, HasSubstr("over the limit"));
+  EXPECT_TRUE(raw.closed_by_server());
+  run_matvec();
+  EXPECT_GE(server->stats().protocol_errors, 1u);
+}
+
+TEST_F(DevdServer, AMalformedBodyGetsAnErrorAndAClosedConnection) {
+  Raw raw(server->port());
+  raw.hello();
+  const std::vector<std::byte> junk{std::byte{1}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0x42}};
+  raw.send(junk);  // a 1-byte frame: type 0x42
+  EXPECT_EQ(error_code(raw.receive()), devd::ErrorCode::kProtocol);
+  EXPECT_TRUE(raw.closed_by_server());
+  run_matvec();
+}
+
+TEST_F(DevdServer, AnOversizedFrameIsRefusedFromItsHeader) {
+  Raw raw(server->port());
+  raw.hello();
+  const uint32_t n = (1u << 20) + 1;
+  const std::vector<std::byte> h{std::byte(n), std::byte(n >> 8), std::byte(n >> 16), std::byte(n >> 24)};
+  raw.send(h);  // no body follows: the header alone is refused
+  const auto r = raw.receive();
+  EXPECT_EQ(error_code(r), devd::ErrorCode::kProtocol);
+  EXPECT_THAT(std::get<devd::Error>(*r).message, HasSubstr("1048577 bytes announced"));
+  EXPECT_TRUE(raw.closed_by_server());
+}
+
+TEST_F(DevdServer, AWrongTokenIsRefused) {
+  {
+    Raw raw(server->port());
+    devd::Hello h;
+    h.token = "not-the-token-at-all-0000";
+    raw.send(devd::Request{h});
+    EXPECT_EQ(error_code(raw.receive()), devd::ErrorCode::kAuth);
+    EXPECT_TRUE(raw.closed_by_server());
+  }
+  {  // Anything before HELLO.
+    Raw raw(server->port());
+    raw.send(devd::Request{devd::Lease{"emu0", 0}});
+    EXPECT_EQ(error_code(raw.receive()), devd::ErrorCode::kAuth);
+    EXPECT_TRUE(raw.closed_by_server());
+  }
+  // Through the registry: an error naming the refusal.
+  std::ofstream(token_file) << "a-wrong-token-of-enough-length\n";
+  EXPECT_THAT([&] { open(); }, ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("wrong token")));
+  EXPECT_EQ(server->stats().auth_failures, 3u);
+  EXPECT_EQ(server->leases_held(), 0u);
+}
+
+TEST_F(DevdServer, TruncatedAndSlowFramesTimeOutAndReleaseTheLease) {
+  // One byte of a header, then silence: closed after the handshake timeout.
+  Raw slow(server->port());
+  slow.send(std::vector<std::byte>{std::byte{9}});
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(slow.closed_by_server());
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 3s);
+  // A leased client that starts a frame and stalls: closed after the frame timeout, its lease
+  // released.
+  Raw stall(server->port());
+  stall.hello();
+  stall.send(devd::Request{devd::Lease{"emu0", 0}});
+  ASSERT_TRUE(std::holds_alternative<devd::Leased>(*stall.receive()));
+  EXPECT_EQ(server->leases_held(), 1u);
+  auto frame = devd::encode(devd::Request{devd::Wait{1, 10}});
+  frame.resize(frame.size() - 3);  // truncated
+  stall.send(frame);
+  EXPECT_TRUE(stall.closed_by_server());
+  EXPECT_TRUE(leases_become(0));
+  run_matvec("emu0");
+  EXPECT_GE(server->stats().timeouts, 2u);
+}
+
+TEST_F(DevdServer, AClientKilledMidDmaReleasesItsLeaseAndTheDeviceIsReset) {
+  // A client configures emu0 and writes a pattern into tile 0's SRAM; the pattern must not
+  // survive into the next lease.
+  const uint32_t addr = arch::kSramBase + 0x10000;
+  {
+    auto d = open("emu0");
+    d->configure("small", std::as_bytes(std::span(firmware_bytes())));
+    std::vector<std::byte> pattern(64, std::byte{0xa5});
+    const device::DmaSegment seg{0, addr, 64, 0};
+    d->write_reg(arch::kDevRegControl, device::kControlReset);
+    d->dma_write(std::span(&seg, 1), pattern);
+    std::vector<std::byte> back(64);
+    d->dma_read(std::span(&seg, 1), back);
+    ASSERT_EQ(back, pattern);
+  }
+  ASSERT_TRUE(leases_become(0));
+  // Killed in the middle of a DMA frame: half a megabyte announced, a little sent.
+  {
+    Raw raw(server->port());
+    raw.hello();
+    raw.send(devd::Request{devd::Lease{"emu0", 0}});
+    ASSERT_TRUE(std::holds_alternative<devd::Leased>(*raw.receive()));
+    devd::DmaWrite w{{{0, addr, 512 * 1024, 0}}, std::vector<std::byte>(512 * 1024, std::byte{1})};
+    auto frame = devd::encode(devd::Request{w}, 1u << 20);
+    frame.resize(4096);
+    raw.send(frame);
+    raw.close();  // killed
+  }
+  ASSERT_TRUE(leases_become(0));
+  // The next client gets emu0 at once, reset: a new machine whose SRAM is zero.
+  auto d = open("emu0", 2s);
+  d->configure("small", std::as_bytes(std::span(firmware_bytes())));
+  std::vector<std::byte> back(64, std::byte{0xff});
+  const device::DmaSegment seg{0, addr, 64, 0};
+  d->dma_read(std::span(&seg, 1), back);
+  EXPECT_EQ(back, std::vector<std::byte>(64));
+  d.reset();
+  run_matvec("emu0");
+}
+
+TEST_F(DevdServer, LeasesAreExclusiveAndOthersQueueWithATimeout) {
+  auto holder = open("emu0");
+  EXPECT_EQ(server->leases_held(), 1u);
+  // Another client for emu0 waits 300 ms and is told the device stayed busy.
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THAT([&] { open("emu0", 300ms); }, ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("stayed leased")));
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, 300ms);
+  // Any free device: emu1.
+  run_matvec();
+  // A queued client gets emu0 once the holder goes.
+  std::thread release([&] {
+    std::this_thread::sleep_for(300ms);
+    holder.reset();
+  });
+  run_matvec("emu0");
+  release.join();
+  EXPECT_TRUE(leases_become(0));
+  // An unknown device is named.
+  EXPECT_THAT([&] { open("emu7"); }, ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("no device 'emu7' (devices: emu0, emu1)")));
+}
+
+TEST_F(DevdServer, DeviceErrorsKeepTheConnection) {
+  auto d = open();
+  // Not configured yet: the device refuses, the connection stays.
+  EXPECT_THAT([&] { d->read_reg(0); }, ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("not configured")));
+  d->configure("small", std::as_bytes(std::span(firmware_bytes())));
+  EXPECT_EQ(d->read_reg(0), 0x54535241u);  // ID
+  const device::DmaSegment outside{0, 0xfff00000, 4, 0};
+  std::vector<std::byte> b(4);
+  EXPECT_THAT([&] { d->dma_read(std::span(&outside, 1), b); }, ::testing::Throws<device::DeviceError>());
+  EXPECT_EQ(d->read_reg(0), 0x54535241u);
+}
+
+}  // namespace
+}  // namespace tessera::testing
