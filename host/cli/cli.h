@@ -17,7 +17,8 @@ namespace tessera::cli {
 
 struct RunArgs {
   std::string model;
-  std::string device = "emu";              // emu (ISS) | emu-native | vlt (the RTL)
+  std::string device = "emu";              // emu (ISS) | emu-native | vlt (the RTL) | card-sim | xrt[:N]
+  std::string xclbin;                      // --device xrt
   unsigned threads = 1;
   std::vector<std::string> inputs;         // name=file.bin
   std::vector<std::string> outputs;        // name=file.bin

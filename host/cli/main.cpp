@@ -49,9 +49,19 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = app.add_subcommand("run", "load an executable onto a device and run a program");
   run_cmd->add_option("model", r.model, "the executable (.tsx)")->required();
   run_cmd->add_option("--device", r.device,
-                      "emu (instruction-set simulator, cycles), emu-native (fast) or vlt (the RTL, verilated: "
-                      "targets tiny and small)")
-      ->check(CLI::IsMember({"emu", "emu-native", "vlt"}));
+                      "emu (instruction-set simulator, cycles), emu-native (fast), vlt (the RTL, verilated: "
+                      "targets tiny and small), card-sim (an Alveo card simulated: the verilated kernel, the data "
+                      "movers, card memory) or xrt[:INDEX] (an Alveo card through XRT, with --xclbin)")
+      ->check(CLI::Validator(
+          [](std::string& d) -> std::string {
+            if (d == "emu" || d == "emu-native" || d == "vlt" || d == "card-sim" || d == "xrt") return {};
+            if (d.rfind("xrt:", 0) == 0 && d.size() > 4 && d.size() < 9 &&
+                d.find_first_not_of("0123456789", 4) == std::string::npos)
+              return {};
+            return "'" + d + "' is not one of emu, emu-native, vlt, card-sim, xrt[:INDEX]";
+          },
+          "DEVICE", "device"));
+  run_cmd->add_option("--xclbin", r.xclbin, "--device xrt: the xclbin scripts/xclbin built for the executable's target");
   run_cmd->add_option("--threads", r.threads, "host threads for the emulator")->check(CLI::Range(1u, 1024u));
   run_cmd->add_option("--input", r.inputs, "NAME=FILE: a host-to-device stream or a tensor from FILE (.npy: dtype and shape checked; else raw bytes)");
   run_cmd->add_option("--output", r.outputs, "NAME=FILE: write a device-to-host stream or a tensor after the run (.npy, or raw bytes)");

@@ -19,7 +19,9 @@
 #include "tessera/exe/file.h"
 #include "tessera/runtime/emu_profile.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/card/xrt_card.h"
 #if TESSERA_HAVE_VLT
+#include "tessera/card/card_sim.h"
 #include "tessera/vlt/devices.h"
 #endif
 
@@ -81,6 +83,22 @@ std::unique_ptr<device::Device> make_device(const exe::Executable& e, const RunA
     throw std::runtime_error("--device vlt: this build has no verilated machine (Verilator was not found)");
 #endif
   }
+  // The Alveo card and its simulation (docs/alveo.md). To move into the device registry.
+  if (a.device == "card-sim") {
+#if TESSERA_HAVE_VLT
+    return card::make_card_sim(e.target, emu::parse_elf(e.firmware, e.target + " firmware"), stderr);
+#else
+    throw std::runtime_error("--device card-sim: this build has no verilated kernel (Verilator was not found)");
+#endif
+  }
+  if (a.device.rfind("xrt", 0) == 0) {
+    const unsigned index = a.device.size() > 4 ? static_cast<unsigned>(std::stoul(a.device.substr(4))) : 0;
+    if (a.xclbin.empty()) throw std::runtime_error("--device " + a.device + " needs --xclbin FILE (scripts/xclbin builds it)");
+    const arch::Target* t = arch::find_target(e.target);
+    if (!t) throw std::runtime_error("unknown target '" + e.target + "'");
+    return card::make_xrt_device(index, a.xclbin, *t, emu::parse_elf(e.firmware, e.target + " firmware"));
+  }
+  if (!a.xclbin.empty()) throw std::runtime_error("--xclbin is for --device xrt[:INDEX]");
   auto m = make_emulator(e, a);
   emulator = m.get();
   return m;
@@ -94,6 +112,7 @@ int run(const RunArgs& a) {
   for (const std::string& arg : a.outputs) check_output_file(split(arg, "--output").file, "--output " + split(arg, "--output").name);
   if (!a.report.empty()) check_output_file(a.report, "--report");
   if (!a.reference_preds.empty()) check_input_file(a.reference_preds, "--reference-preds");
+  if (!a.xclbin.empty()) check_input_file(a.xclbin, "--xclbin");
   note("reading " + a.model);
   const exe::Executable e = exe::read_file(a.model);
   const exe::Program* program = a.program.empty() ? (e.programs.empty() ? nullptr : &e.programs.front())

@@ -1,0 +1,74 @@
+// The card driver: a device::Device (docs/device.md) over any CardIo (card_io.h). It programs
+// the kernel's registers and moves tile memory through the data movers: dma_write stages the
+// words and one descriptor per segment in card memory, runs tess_h2d, and fences each tile
+// written with a read of its last word (docs/kernel.md, "Delivery"), whose reply comes back
+// through tess_d2h's ring; dma_read sends read requests the same way and matches the replies
+// by tile and address. The same code runs on card-sim and on a card through XRT.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tessera/arch/targets.h"
+#include "tessera/card/card_io.h"
+#include "tessera/device/device.h"
+#include "tessera/emu/elf.h"
+#include "tessera/emu/machine.h"
+
+namespace tessera::card {
+
+struct CardOptions {
+  uint32_t ring_records = 8192;  // tess_d2h's ring (128 KiB): at most ring_records - 1 replies in one launch
+  std::chrono::milliseconds mover_timeout{60000};
+};
+
+// Bytes and kernel cycles the movers took (cycles where the CardIo counts them: card-sim).
+struct CardTraffic {
+  uint64_t h2d_bytes = 0, h2d_cycles = 0, d2h_bytes = 0, d2h_cycles = 0;
+};
+
+class CardDevice final : public device::Device {
+ public:
+  // Checks the kernel's ID, TARGET_HASH and TILE_COUNT against `target`, resets it, and takes
+  // the firmware's layout (entry, end) from `firmware` as emu::Machine::load_firmware does;
+  // the loader (the Engine) DMAs the image. Throws device::DeviceError naming what differs.
+  CardDevice(std::unique_ptr<CardIo> io, const arch::Target& target, const emu::ElfImage& firmware,
+             const CardOptions& options = {});
+  ~CardDevice() override;
+
+  CardIo& io() { return *io_; }
+  const CardTraffic& traffic() const { return traffic_; }
+
+  uint32_t read_reg(uint32_t offset) override;
+  void write_reg(uint32_t offset, uint32_t value) override;
+  void dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) override;
+  void dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) override;
+  uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override;
+  std::string error_detail() const override;
+
+ private:
+  struct Request {  // a read whose reply goes to `dst`
+    uint32_t tile, addr;
+    std::byte* dst;
+  };
+  void check_segment(const device::DmaSegment& s, size_t host_bytes, uint32_t state) const;
+  void ensure(std::unique_ptr<Buffer>& b, size_t bytes, Use use);
+  // Runs descriptors `desc` (data in `data`) through tess_h2d and collects the replies of the
+  // read requests among them, `reads` in order of sending, through tess_d2h.
+  void transfer(std::span<const uint32_t> desc, std::span<const std::byte> data, std::span<const Request> reads);
+  void check_status(Buffer& status, const char* mover, uint32_t ok_extra = 0);
+
+  std::unique_ptr<CardIo> io_;
+  const arch::Target& target_;
+  CardOptions options_;
+  emu::FirmwareLayout layout_;
+  std::unique_ptr<Buffer> desc_, data_, h2d_status_, ring_, d2h_status_;
+  uint32_t head_ = 0, tail_ = 0;  // the ring's: the mover's next record, the first not drained
+  CardTraffic traffic_;
+};
+
+}  // namespace tessera::card
