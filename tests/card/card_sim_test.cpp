@@ -5,6 +5,7 @@
 // tests/compiler, as rtl.machine.* runs it on VltMachine).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <map>
@@ -88,6 +89,53 @@ TEST(CardSim, IdentifiesTheKernel) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("medium"), std::string::npos) << e.what();
   }
+}
+
+// The card I/O layer alone: tess_h2d sends 200 read requests while no tess_d2h runs. The
+// replies fill the stream's FIFO, the kernel's device-to-host port stalls, the mesh backs up
+// and the kernel stops taking requests: waiting for tess_h2d reports the stall. Once tess_d2h
+// runs, everything drains: 200 records in the ring, one per word asked, and the movers'
+// statuses say so. A bad descriptor stops tess_h2d with its code before any flit leaves.
+TEST(CardSim, BackPressureStallsTheMoversUntilTheRingIsDrained) {
+  auto io = card::make_card_sim_io("tiny", stdout);
+  auto desc = io->alloc(64, card::Use::kH2dDesc, 0), data = io->alloc(64, card::Use::kH2dData, 0);
+  auto hs = io->alloc(16, card::Use::kH2dStatus, 0), ring = io->alloc(256 * 16, card::Use::kD2hRing, 0);
+  auto ds = io->alloc(16, card::Use::kD2hStatus, 0);
+  const uint32_t base = arch::kSramBase + 0x8000;
+  const uint32_t d[4] = {200, base, 2 /* tile */ | 1u << 16 /* read */, 0};
+  desc->write(0, std::as_bytes(std::span(d)));
+  io->start_h2d(0, {desc.get(), data.get(), hs.get(), 1, 64, 4, 4, 65536});
+  EXPECT_THROW(io->wait_h2d(0, std::chrono::seconds(60)), device::DeviceError);
+  io->start_d2h(0, {ring.get(), ds.get(), 256, 0, 0, 200});
+  io->wait_h2d(0, std::chrono::seconds(60));
+  io->wait_d2h(0, std::chrono::seconds(60));
+  uint32_t st[4];
+  hs->read(0, std::as_writable_bytes(std::span(st)));
+  EXPECT_EQ(st[0], 0u);
+  EXPECT_EQ(st[2], 200u) << "flits sent";
+  ds->read(0, std::as_writable_bytes(std::span(st)));
+  EXPECT_EQ(st[0], 0u);
+  EXPECT_EQ(st[1], 200u) << "new head";
+  EXPECT_EQ(st[2], 200u) << "records";
+  std::vector<uint32_t> rec(200 * 4);
+  ring->read(0, std::as_writable_bytes(std::span(rec)));
+  std::vector<bool> seen(200);
+  for (uint32_t i = 0; i < 200; ++i) {
+    const uint64_t hi = rec[4 * i + 1] | uint64_t{rec[4 * i + 2]} << 32;
+    const uint32_t addr = static_cast<uint32_t>(hi >> 4 & 0x3fffffff) << 2, src = static_cast<uint32_t>(hi >> 34 & 0xffff);
+    EXPECT_EQ(src, 2u) << "record " << i;
+    ASSERT_TRUE(addr >= base && addr < base + 800) << "record " << i;
+    seen[(addr - base) / 4] = true;
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 200);
+  // A descriptor for tile 9 of 4: nothing sent, the code and the index reported.
+  const uint32_t bad[8] = {1, base, 0, 0, 1, base, 9, 0};
+  desc->write(0, std::as_bytes(std::span(bad)));
+  io->start_h2d(0, {desc.get(), data.get(), hs.get(), 2, 64, 4, 4, 65536});
+  io->wait_h2d(0, std::chrono::seconds(10));
+  hs->read(0, std::as_writable_bytes(std::span(st)));
+  EXPECT_EQ(st[0], 2u) << "kBadTile";
+  EXPECT_EQ(st[1], 1u);
 }
 
 // What one Engine run leaves: every device-to-host stream and every tensor, as words.
