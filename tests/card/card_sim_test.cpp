@@ -138,6 +138,25 @@ TEST(CardSim, BackPressureStallsTheMoversUntilTheRingIsDrained) {
   EXPECT_EQ(st[1], 1u);
 }
 
+// Started with SRAM all zero (no image loaded), every core traps on an illegal instruction at
+// the boot address: the error reaches the host through the card's registers (mcause 2, RISC-V's
+// illegal instruction, at pc 0x8000_0000), error_detail says so, and a reset clears it.
+TEST(CardSim, ATrapIsReportedThroughTheRegisters) {
+  auto card = make_card();
+  card->write_reg(arch::kDevRegControl, device::kControlStart);
+  const uint32_t ev = card->wait_event(device::kEventError | device::kEventAllHalted, std::chrono::seconds(30));
+  ASSERT_EQ(ev & device::kEventError, device::kEventError);
+  EXPECT_EQ(card->read_reg(arch::kDevRegState), device::kStateError);
+  EXPECT_EQ(card->read_reg(arch::kDevRegErrCause), 2u);
+  EXPECT_EQ(card->read_reg(arch::kDevRegErrPc), arch::kSramBase);
+  const std::string d = card->error_detail();
+  EXPECT_NE(d.find("trap, mcause 0x00000002 at pc 0x80000000"), std::string::npos) << d;
+  EXPECT_NE(d.find("card-sim (tiny)"), std::string::npos) << d;
+  card->write_reg(arch::kDevRegControl, device::kControlReset);
+  EXPECT_EQ(card->read_reg(arch::kDevRegState), device::kStateReset);
+  EXPECT_EQ(card->error_detail(), "");
+}
+
 // What one Engine run leaves: every device-to-host stream and every tensor, as words.
 struct Outcome {
   std::vector<uint32_t> out;
