@@ -8,6 +8,7 @@
 
 #include "tess_movers.h"
 #include "tessera/arch/device_regs.h"
+#include "tessera/device/error_names.h"
 #include "tessera/arch/tile_map.h"
 
 namespace tessera::card {
@@ -24,22 +25,6 @@ std::string hex(uint32_t v) {
   return b;
 }
 
-const char* error_name(uint32_t code) {
-  switch (code) {
-    case arch::kDevErrXchgDoubleWrite: return "double write";
-    case arch::kDevErrXchgWriteSource: return "write into a send list's source";
-    case arch::kDevErrXchgWriteProtected: return "write into firmware memory";
-    case arch::kDevErrXchgBadDestination: return "bad destination";
-    case arch::kDevErrXchgBadSource: return "bad source";
-    case arch::kDevErrRecvLost: return "words lost";
-    case arch::kDevErrRecvDuplicated: return "words duplicated";
-    case arch::kDevErrHaltedAtBarrier: return "tile halted at a barrier";
-    case arch::kDevErrSyncMismatch: return "sync kinds disagree";
-    case arch::kDevErrExitError: return "non-zero exit";
-    case arch::kDevErrHostDma: return "bad host DMA";
-    default: return "device error";
-  }
-}
 
 void put_desc(std::vector<uint32_t>& d, uint32_t words, uint32_t addr, uint32_t tile, uint32_t kind, uint32_t offset) {
   d.insert(d.end(), {words, addr, tile | kind << mv::kDescKindShift, offset});
@@ -258,7 +243,7 @@ std::string CardDevice::error_detail() const {
   std::string s = "tile " + std::to_string(tile) + ": ";
   if (cause & arch::kDeviceErrorBit) {
     const uint32_t code = cause & ~arch::kDeviceErrorBit;
-    s += error_name(code);
+    s += device::device_error_name(code);
     if (code == arch::kDevErrRecvLost || code == arch::kDevErrRecvDuplicated)
       s += " (received " + std::to_string(detail) + " words)";
     else if (detail)

@@ -6,6 +6,7 @@
 
 #include TESSERA_VLT_MACHINE_HEADER
 #include "tessera/arch/device_regs.h"
+#include "tessera/device/error_names.h"
 #include "tessera/arch/tile_map.h"
 #include TESSERA_VLT_MACHINE_ROOT_HEADER
 #include "verilated.h"
@@ -67,22 +68,6 @@ int byte_of(const V& v, unsigned i) {
     return static_cast<int>((v[i / 4] >> (8 * (i % 4))) & 0xff);
 }
 
-const char* error_name(uint32_t code) {
-  switch (code) {
-    case arch::kDevErrXchgDoubleWrite: return "double write";
-    case arch::kDevErrXchgWriteSource: return "write into a send list's source";
-    case arch::kDevErrXchgWriteProtected: return "write into firmware memory";
-    case arch::kDevErrXchgBadDestination: return "bad destination";
-    case arch::kDevErrXchgBadSource: return "bad source";
-    case arch::kDevErrRecvLost: return "words lost";
-    case arch::kDevErrRecvDuplicated: return "words duplicated";
-    case arch::kDevErrHaltedAtBarrier: return "tile halted at a barrier";
-    case arch::kDevErrSyncMismatch: return "sync kinds disagree";
-    case arch::kDevErrExitError: return "non-zero exit";
-    case arch::kDevErrHostDma: return "bad host DMA";
-    default: return "device error";
-  }
-}
 
 }  // namespace
 
@@ -592,7 +577,7 @@ std::string VltMachine::error_detail() const {
   std::string s = "tile " + std::to_string(tile) + ": ";
   if (cause & arch::kDeviceErrorBit) {
     const uint32_t code = cause & ~arch::kDeviceErrorBit;
-    s += error_name(code);
+    s += device::device_error_name(code);
     if (code == arch::kDevErrRecvLost || code == arch::kDevErrRecvDuplicated)
       s += " (received " + std::to_string(detail) + " words)";
     else if (detail)
