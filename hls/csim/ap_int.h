@@ -61,9 +61,8 @@ class ap_uint {
     const uint64_t m = uint64_t{1} << (b % 64);
     w_[b / 64] = v ? (w_[b / 64] | m) : (w_[b / 64] & ~m);
   }
-  void clip() {
+  void clip() {  // bits above N are zero, as in the real type
     if (N % 64) w_[kWords - 1] &= (uint64_t{1} << (N % 64)) - 1;
-    if (N < 64) return;
   }
   uint64_t w_[kWords] = {};
 };
