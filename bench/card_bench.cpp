@@ -1,5 +1,5 @@
 // The card's data paths as card-sim models them (host/card, docs/alveo.md): host-to-device
-// (dma_write: tess_h2d's flits, one 32-bit word a beat, and the fences) and device-to-host
+// (dma_write through every host node: tess_h2d's flits, one 32-bit word a beat, and the fences) and device-to-host
 // (dma_read: read requests out, replies into tess_d2h's ring) in bytes per kernel clock, for
 // transfers of several sizes spread over every tile, on the Verilated `tiny` and `small`
 // kernels. The movers are modelled as keeping up with their streams; card-memory latency,
@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
                     bytes / dc);
       }
     }
-    std::printf("(one host node; a beat carries one 32-bit word, so 4 B/clock is the stream's ceiling each way)\n");
+    std::printf("(writes through every host node, reads through node 0; a beat carries one 32-bit word, so each\n"
+                " stream's ceiling is 4 B/clock: tiny has 1 host node, small 2)\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "card_bench: %s\n", e.what());
     return 1;

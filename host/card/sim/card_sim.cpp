@@ -72,6 +72,7 @@ class CardSimIo final : public CardIo, public vlt::HostStreams {
   }
 
   std::string name() const override { return "card-sim (" + target_ + ")"; }
+  unsigned host_nodes() const override { return static_cast<unsigned>(nodes_.size()); }
   uint32_t read_reg(uint32_t offset) override { return kernel_->read_reg(offset); }
   void write_reg(uint32_t offset, uint32_t value) override { kernel_->write_reg(offset, value); }
   std::unique_ptr<Buffer> alloc(size_t bytes, Use, unsigned) override { return std::make_unique<SimBuffer>(bytes); }

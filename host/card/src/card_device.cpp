@@ -76,21 +76,25 @@ CardDevice::CardDevice(std::unique_ptr<CardIo> io, const arch::Target& target, c
   if (layout_.entry != arch::kSramBase)
     throw DeviceError(who + ": the kernel boots at " + hex(arch::kSramBase) + "; the firmware's entry is " + hex(layout_.entry));
   io_->write_reg(arch::kDevRegControl, device::kControlReset);
-  h2d_status_ = io_->alloc(64, Use::kH2dStatus, 0);
-  d2h_status_ = io_->alloc(64, Use::kD2hStatus, 0);
-  ring_ = io_->alloc(size_t{options_.ring_records} * mv::kRecordBytes, Use::kD2hRing, 0);
-  ensure(desc_, 64 * 1024, Use::kH2dDesc);
-  ensure(data_, 1 << 20, Use::kH2dData);
+  nodes_.resize(std::max(1u, std::min(io_->host_nodes(), target.host_nodes)));
+  for (unsigned h = 0; h < nodes_.size(); ++h) {
+    Node& n = nodes_[h];
+    n.h2d_status = io_->alloc(64, Use::kH2dStatus, h);
+    n.d2h_status = io_->alloc(64, Use::kD2hStatus, h);
+    n.ring = io_->alloc(size_t{options_.ring_records} * mv::kRecordBytes, Use::kD2hRing, h);
+    ensure(n.desc, 64 * 1024, Use::kH2dDesc, h);
+    ensure(n.data, 1 << 20, Use::kH2dData, h);
+  }
 }
 
 CardDevice::~CardDevice() = default;
 
-void CardDevice::ensure(std::unique_ptr<Buffer>& b, size_t bytes, Use use) {
+void CardDevice::ensure(std::unique_ptr<Buffer>& b, size_t bytes, Use use, unsigned node) {
   if (b && b->size() >= bytes) return;
   size_t n = b ? b->size() : 4096;
   while (n < bytes) n *= 2;
   b.reset();
-  b = io_->alloc(n, use, 0);
+  b = io_->alloc(n, use, node);
 }
 
 uint32_t CardDevice::read_reg(uint32_t offset) { return io_->read_reg(offset); }
@@ -111,48 +115,63 @@ void CardDevice::check_segment(const device::DmaSegment& s, size_t host_bytes, u
   if (state == device::kStateHostSync && s.addr < layout_.firmware_end) bad("writes firmware memory during a host sync");
 }
 
-void CardDevice::check_status(Buffer& status, const char* mover, uint32_t ok_extra) {
+void CardDevice::check_status(Buffer& status, const std::string& mover) {
   uint32_t st[mv::kStatusWords];
   status.read(0, std::as_writable_bytes(std::span(st)));
-  if (st[0] != mv::kOk && st[0] != ok_extra)
+  if (st[0] != mv::kOk)
     throw DeviceError(io_->name() + ": " + mover + " stopped: " + mv::status_name(st[0]) + " (status " +
-                      std::to_string(st[0]) + (std::strcmp(mover, "tess_h2d") == 0 ? ", descriptor " + std::to_string(st[1]) : "") +
+                      std::to_string(st[0]) + (mover.starts_with("tess_h2d") ? ", descriptor " + std::to_string(st[1]) : "") +
                       ")");
 }
 
-void CardDevice::transfer(std::span<const uint32_t> desc, std::span<const std::byte> data, std::span<const Request> reads) {
-  if (desc.empty()) return;
-  const uint32_t ndesc = static_cast<uint32_t>(desc.size() / 4);
-  ensure(desc_, desc.size() * 4, Use::kH2dDesc);
-  ensure(data_, std::max<size_t>(data.size(), 64), Use::kH2dData);
-  desc_->write(0, std::as_bytes(desc));
-  if (!data.empty()) data_->write(0, data);
-  // Replies: (tile, address) -> where each goes, in the order asked.
-  std::unordered_map<uint64_t, std::vector<std::byte*>> want;
+void CardDevice::transfer(std::vector<Job>& jobs) {
+  for (const Job& j : jobs)
+    if (j.reads.size() > options_.ring_records - 1) throw DeviceError("card driver: more replies than a ring holds");
+  for (unsigned h = 0; h < jobs.size(); ++h) {
+    Job& j = jobs[h];
+    if (j.desc.empty()) continue;
+    Node& n = nodes_[h];
+    ensure(n.desc, j.desc.size() * 4, Use::kH2dDesc, h);
+    ensure(n.data, std::max<size_t>(j.data.size(), 64), Use::kH2dData, h);
+    n.desc->write(0, std::as_bytes(std::span(j.desc)));
+    if (!j.data.empty()) n.data->write(0, j.data);
+    if (!j.reads.empty())
+      io_->start_d2h(h, {n.ring.get(), n.d2h_status.get(), options_.ring_records, n.head, n.tail,
+                         static_cast<uint32_t>(j.reads.size())});
+    io_->start_h2d(h, {n.desc.get(), n.data.get(), n.h2d_status.get(), static_cast<uint32_t>(j.desc.size() / 4),
+                       static_cast<uint32_t>(j.data.size()), target_.tiles + h, target_.tiles, target_.sram_bytes});
+  }
+  for (unsigned h = 0; h < jobs.size(); ++h) {
+    if (jobs[h].desc.empty()) continue;
+    io_->wait_h2d(h, options_.mover_timeout);
+    check_status(*nodes_[h].h2d_status, "tess_h2d of host node " + std::to_string(h));
+  }
+  for (unsigned h = 0; h < jobs.size(); ++h)
+    if (!jobs[h].reads.empty()) collect(h, jobs[h]);
+}
+
+// The replies of `job`'s reads from host node `node`'s ring. Replies that match no request
+// (left by a reset: docs/kernel.md) take a slot each; tess_d2h runs again for the ones
+// still missing.
+void CardDevice::collect(unsigned node, Job& job) {
+  Node& nd = nodes_[node];
+  std::unordered_map<uint64_t, std::vector<std::byte*>> want;  // (tile, address) -> where, in order asked
   std::unordered_map<uint64_t, size_t> next;
-  for (const Request& r : reads) want[key(r.tile, r.addr)].push_back(r.dst);
-  uint32_t missing = static_cast<uint32_t>(reads.size());
-  if (missing > options_.ring_records - 1) throw DeviceError("card driver: more replies than the ring holds in one transfer");
-  const unsigned node = 0;
-  if (missing) io_->start_d2h(node, {ring_.get(), d2h_status_.get(), options_.ring_records, head_, tail_, missing});
-  io_->start_h2d(node, {desc_.get(), data_.get(), h2d_status_.get(), ndesc, static_cast<uint32_t>(data.size()),
-                        target_.tiles + node, target_.tiles, target_.sram_bytes});
-  io_->wait_h2d(node, options_.mover_timeout);
-  check_status(*h2d_status_, "tess_h2d");
-  // Replies that match no request (left by a reset: docs/kernel.md) take a slot each; launch
-  // again for the ones still missing.
+  for (const Request& r : job.reads) want[key(r.tile, r.addr)].push_back(r.dst);
+  uint32_t missing = static_cast<uint32_t>(job.reads.size());
+  const std::string who = "tess_d2h of host node " + std::to_string(node);
   for (int launch = 0; missing; ++launch) {
-    if (launch) io_->start_d2h(node, {ring_.get(), d2h_status_.get(), options_.ring_records, head_, tail_, missing});
+    if (launch) io_->start_d2h(node, {nd.ring.get(), nd.d2h_status.get(), options_.ring_records, nd.head, nd.tail, missing});
     io_->wait_d2h(node, options_.mover_timeout);
-    check_status(*d2h_status_, "tess_d2h");
+    check_status(*nd.d2h_status, who);
     uint32_t st[mv::kStatusWords];
-    d2h_status_->read(0, std::as_writable_bytes(std::span(st)));
+    nd.d2h_status->read(0, std::as_writable_bytes(std::span(st)));
     const uint32_t new_head = st[1], n = st[2];
     std::vector<uint32_t> rec(size_t{n} * 4);
-    const uint32_t first = std::min(n, options_.ring_records - head_);
-    ring_->read(size_t{head_} * mv::kRecordBytes, std::as_writable_bytes(std::span(rec).first(size_t{first} * 4)));
-    if (first < n) ring_->read(0, std::as_writable_bytes(std::span(rec).subspan(size_t{first} * 4)));
-    head_ = tail_ = new_head;  // drained
+    const uint32_t first = std::min(n, options_.ring_records - nd.head);
+    nd.ring->read(size_t{nd.head} * mv::kRecordBytes, std::as_writable_bytes(std::span(rec).first(size_t{first} * 4)));
+    if (first < n) nd.ring->read(0, std::as_writable_bytes(std::span(rec).subspan(size_t{first} * 4)));
+    nd.head = nd.tail = new_head;  // drained
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t* r = &rec[size_t{i} * 4];
       // The flit: data 31:0 (word 0), word address 65:36, source 81:66.
@@ -164,8 +183,7 @@ void CardDevice::transfer(std::span<const uint32_t> desc, std::span<const std::b
       std::memcpy(it->second[next[it->first]++], &r[0], 4);
       --missing;
     }
-    if (missing && launch >= 4)
-      throw DeviceError(io_->name() + ": " + std::to_string(missing) + " read replies never came back");
+    if (missing && launch >= 4) throw DeviceError(io_->name() + ": " + std::to_string(missing) + " read replies never came back");
   }
 }
 
@@ -174,27 +192,35 @@ void CardDevice::dma_write(std::span<const device::DmaSegment> segments, std::sp
   if (state != device::kStateReset && state != device::kStateHostSync)
     throw DeviceError("dma_write: only while the cores are held in reset or wait in a host sync");
   for (const auto& s : segments) check_segment(s, host.size(), state);  // all or nothing
-  std::vector<std::byte> data;
-  std::vector<uint32_t> desc;
+  // Each tile's words go through one host node, the rows of the mesh split among the nodes
+  // in bands (host node h sits west of row h: docs/network.md).
+  const uint32_t nodes = static_cast<uint32_t>(nodes_.size());
+  auto node_of = [&](uint32_t tile) { return (tile / target_.mesh_cols) * nodes / target_.mesh_rows; };
+  std::vector<Job> jobs(nodes);
   std::map<uint32_t, uint32_t> last;  // tile -> the last address written
+  uint64_t bytes = 0;
   for (const auto& s : segments) {
     if (s.bytes == 0) continue;
-    const uint32_t off = static_cast<uint32_t>(data.size());
-    data.insert(data.end(), host.begin() + static_cast<ptrdiff_t>(s.host_offset),
-                host.begin() + static_cast<ptrdiff_t>(s.host_offset + s.bytes));
-    put_desc(desc, s.bytes / 4, s.addr, s.tile, mv::kKindWrite, off);
+    Job& j = jobs[node_of(s.tile)];
+    const uint32_t off = static_cast<uint32_t>(j.data.size());
+    j.data.insert(j.data.end(), host.begin() + static_cast<ptrdiff_t>(s.host_offset),
+                  host.begin() + static_cast<ptrdiff_t>(s.host_offset + s.bytes));
+    put_desc(j.desc, s.bytes / 4, s.addr, s.tile, mv::kKindWrite, off);
     last[s.tile] = s.addr + s.bytes - 4;
+    bytes += s.bytes;
   }
-  // The fences: a read of each tile's last word, behind its writes (docs/kernel.md).
+  // The fences: a read of each tile's last word, behind its writes through the same node
+  // (docs/kernel.md, "Delivery").
   std::vector<uint32_t> fence(last.size());
-  std::vector<Request> reads;
+  size_t k = 0;
   for (const auto& [tile, addr] : last) {
-    put_desc(desc, 1, addr, tile, mv::kKindRead, 0);
-    reads.push_back({tile, addr, reinterpret_cast<std::byte*>(&fence[reads.size()])});
+    Job& j = jobs[node_of(tile)];
+    put_desc(j.desc, 1, addr, tile, mv::kKindRead, 0);
+    j.reads.push_back({tile, addr, reinterpret_cast<std::byte*>(&fence[k++])});
   }
   const uint64_t c0 = io_->cycles();
-  transfer(desc, data, reads);
-  traffic_.h2d_bytes += data.size();
+  transfer(jobs);
+  traffic_.h2d_bytes += bytes;
   traffic_.h2d_cycles += io_->cycles() - c0;
 }
 
@@ -213,9 +239,10 @@ void CardDevice::dma_read(std::span<const device::DmaSegment> segments, std::spa
   const uint64_t c0 = io_->cycles();
   uint64_t bytes = 0;
   auto flush = [&] {
-    transfer(desc, {}, reads);
-    desc.clear();
-    reads.clear();
+    std::vector<Job> jobs(1);
+    jobs[0].desc.swap(desc);
+    jobs[0].reads.swap(reads);
+    transfer(jobs);
   };
   for (const auto& s : segments) {
     uint32_t done = 0;

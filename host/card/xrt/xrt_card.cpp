@@ -48,7 +48,7 @@ enum D2hArg { kD2hRing = 1, kD2hRecords, kD2hHead, kD2hTail, kD2hCount, kD2hStat
 
 class XrtIo final : public CardIo {
  public:
-  XrtIo(unsigned index, const std::string& path) : index_(index) {
+  XrtIo(unsigned index, const std::string& path, unsigned host_nodes) : index_(index) {
     // The card first: without one, nothing else can be checked (an xclbin's kernels could,
     // but the answer a user without a card needs is that there is none).
     try {
@@ -68,48 +68,57 @@ class XrtIo final : public CardIo {
     if (std::string m = missing_kernels(names, path); !m.empty()) throw DeviceError(m);
     const xrt::uuid uuid = dev_.load_xclbin(xb);
     ip_ = xrt::ip(dev_, uuid, "tess_card:{tess_card_1}");
-    h2d_ = xrt::kernel(dev_, uuid, "tess_h2d:{tess_h2d_0}");
-    d2h_ = xrt::kernel(dev_, uuid, "tess_d2h:{tess_d2h_0}");
-    h2d_run_ = xrt::run(h2d_);
-    d2h_run_ = xrt::run(d2h_);
+    // One mover pair per host node, the compute units scripts/xclbin's link names.
+    for (unsigned h = 0; h < host_nodes; ++h) {
+      const std::string n = std::to_string(h);
+      h2d_.emplace_back(dev_, uuid, "tess_h2d:{tess_h2d_" + n + "}");
+      d2h_.emplace_back(dev_, uuid, "tess_d2h:{tess_d2h_" + n + "}");
+      h2d_run_.emplace_back(h2d_.back());
+      d2h_run_.emplace_back(d2h_.back());
+    }
   }
 
   std::string name() const override { return "xrt:" + std::to_string(index_); }
+  unsigned host_nodes() const override { return static_cast<unsigned>(h2d_.size()); }
   uint32_t read_reg(uint32_t offset) override { return ip_.read_register(offset); }
   void write_reg(uint32_t offset, uint32_t value) override { ip_.write_register(offset, value); }
-  std::unique_ptr<Buffer> alloc(size_t bytes, Use use, unsigned) override {
+  std::unique_ptr<Buffer> alloc(size_t bytes, Use use, unsigned node) override {
+    xrt::kernel& h2d = h2d_.at(node);
+    xrt::kernel& d2h = d2h_.at(node);
     int group = 0;
     switch (use) {
-      case Use::kH2dDesc: group = h2d_.group_id(kH2dDesc); break;
-      case Use::kH2dData: group = h2d_.group_id(kH2dData); break;
-      case Use::kH2dStatus: group = h2d_.group_id(kH2dStatus); break;
-      case Use::kD2hRing: group = d2h_.group_id(kD2hRing); break;
-      case Use::kD2hStatus: group = d2h_.group_id(kD2hStatus); break;
+      case Use::kH2dDesc: group = h2d.group_id(kH2dDesc); break;
+      case Use::kH2dData: group = h2d.group_id(kH2dData); break;
+      case Use::kH2dStatus: group = h2d.group_id(kH2dStatus); break;
+      case Use::kD2hRing: group = d2h.group_id(kD2hRing); break;
+      case Use::kD2hStatus: group = d2h.group_id(kD2hStatus); break;
     }
     return std::make_unique<XrtBuffer>(xrt::bo(dev_, bytes, group), bytes);
   }
-  void start_h2d(unsigned, const H2dArgs& a) override {
-    h2d_run_.set_arg(kH2dDesc, bo(a.desc));
-    h2d_run_.set_arg(kH2dData, bo(a.data));
-    h2d_run_.set_arg(kH2dNdesc, a.ndesc);
-    h2d_run_.set_arg(kH2dDataBytes, a.data_bytes);
-    h2d_run_.set_arg(kH2dSrcNode, a.src_node);
-    h2d_run_.set_arg(kH2dTiles, a.tiles);
-    h2d_run_.set_arg(kH2dSram, a.sram_bytes);
-    h2d_run_.set_arg(kH2dStatus, bo(a.status));
-    h2d_run_.start();
+  void start_h2d(unsigned node, const H2dArgs& a) override {
+    xrt::run& r = h2d_runs(node);
+    r.set_arg(kH2dDesc, bo(a.desc));
+    r.set_arg(kH2dData, bo(a.data));
+    r.set_arg(kH2dNdesc, a.ndesc);
+    r.set_arg(kH2dDataBytes, a.data_bytes);
+    r.set_arg(kH2dSrcNode, a.src_node);
+    r.set_arg(kH2dTiles, a.tiles);
+    r.set_arg(kH2dSram, a.sram_bytes);
+    r.set_arg(kH2dStatus, bo(a.status));
+    r.start();
   }
-  void start_d2h(unsigned, const D2hArgs& a) override {
-    d2h_run_.set_arg(kD2hRing, bo(a.ring));
-    d2h_run_.set_arg(kD2hRecords, a.ring_records);
-    d2h_run_.set_arg(kD2hHead, a.head);
-    d2h_run_.set_arg(kD2hTail, a.tail);
-    d2h_run_.set_arg(kD2hCount, a.count);
-    d2h_run_.set_arg(kD2hStatus, bo(a.status));
-    d2h_run_.start();
+  void start_d2h(unsigned node, const D2hArgs& a) override {
+    xrt::run& r = d2h_runs(node);
+    r.set_arg(kD2hRing, bo(a.ring));
+    r.set_arg(kD2hRecords, a.ring_records);
+    r.set_arg(kD2hHead, a.head);
+    r.set_arg(kD2hTail, a.tail);
+    r.set_arg(kD2hCount, a.count);
+    r.set_arg(kD2hStatus, bo(a.status));
+    r.start();
   }
-  void wait_h2d(unsigned, std::chrono::milliseconds timeout) override { wait(h2d_run_, "tess_h2d", timeout); }
-  void wait_d2h(unsigned, std::chrono::milliseconds timeout) override { wait(d2h_run_, "tess_d2h", timeout); }
+  void wait_h2d(unsigned node, std::chrono::milliseconds timeout) override { wait(h2d_runs(node), "tess_h2d", timeout); }
+  void wait_d2h(unsigned node, std::chrono::milliseconds timeout) override { wait(d2h_runs(node), "tess_d2h", timeout); }
 
  private:
   void wait(xrt::run& r, const char* what, std::chrono::milliseconds timeout) {
@@ -118,19 +127,21 @@ class XrtIo final : public CardIo {
       throw DeviceError(name() + ": " + what + " did not complete in " + std::to_string(timeout.count()) +
                         " ms (state " + std::to_string(static_cast<int>(s)) + "); the kernel's STATE and ERR_* registers and `xbutil examine` say more");
   }
+  xrt::run& h2d_runs(unsigned node) { return h2d_run_.at(node); }
+  xrt::run& d2h_runs(unsigned node) { return d2h_run_.at(node); }
   unsigned index_;
   xrt::device dev_;
   xrt::ip ip_;
-  xrt::kernel h2d_, d2h_;
-  xrt::run h2d_run_, d2h_run_;
+  std::vector<xrt::kernel> h2d_, d2h_;  // per host node
+  std::vector<xrt::run> h2d_run_, d2h_run_;
 };
 
 }  // namespace
 
 bool xrt_available() { return true; }
 
-std::unique_ptr<CardIo> make_xrt_io(unsigned index, const std::string& xclbin) {
-  return std::make_unique<XrtIo>(index, xclbin);
+std::unique_ptr<CardIo> make_xrt_io(unsigned index, const std::string& xclbin, unsigned host_nodes) {
+  return std::make_unique<XrtIo>(index, xclbin, host_nodes);
 }
 
 }  // namespace tessera::card

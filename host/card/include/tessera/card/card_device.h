@@ -3,7 +3,10 @@
 // words and one descriptor per segment in card memory, runs tess_h2d, and fences each tile
 // written with a read of its last word (docs/kernel.md, "Delivery"), whose reply comes back
 // through tess_d2h's ring; dma_read sends read requests the same way and matches the replies
-// by tile and address. The same code runs on card-sim and on a card through XRT.
+// by tile and address. Writes are spread over the target's host nodes (each tile's words, and
+// its fence, through one node: the mesh keeps their order); reads go through node 0 (the
+// machine's read credits are shared by all nodes). The same code runs on card-sim and on a
+// card through XRT.
 #pragma once
 
 #include <chrono>
@@ -55,19 +58,32 @@ class CardDevice final : public device::Device {
     uint32_t tile, addr;
     std::byte* dst;
   };
+  // One host node's share of a transfer: descriptors (their data in `data`) for its tess_h2d,
+  // and the read requests among them whose replies its tess_d2h collects.
+  struct Job {
+    std::vector<uint32_t> desc;
+    std::vector<std::byte> data;
+    std::vector<Request> reads;
+  };
+  // A host node's buffers in card memory and its ring's head and tail (the mover's next
+  // record, the first the host has not drained).
+  struct Node {
+    std::unique_ptr<Buffer> desc, data, h2d_status, ring, d2h_status;
+    uint32_t head = 0, tail = 0;
+  };
   void check_segment(const device::DmaSegment& s, size_t host_bytes, uint32_t state) const;
-  void ensure(std::unique_ptr<Buffer>& b, size_t bytes, Use use);
-  // Runs descriptors `desc` (data in `data`) through tess_h2d and collects the replies of the
-  // read requests among them, `reads` in order of sending, through tess_d2h.
-  void transfer(std::span<const uint32_t> desc, std::span<const std::byte> data, std::span<const Request> reads);
-  void check_status(Buffer& status, const char* mover, uint32_t ok_extra = 0);
+  void ensure(std::unique_ptr<Buffer>& b, size_t bytes, Use use, unsigned node);
+  // Runs job h on host node h, all nodes at once: each node's tess_d2h (when it expects
+  // replies) and tess_h2d are started, then waited for, then the replies collected.
+  void transfer(std::vector<Job>& jobs);
+  void collect(unsigned node, Job& job);
+  void check_status(Buffer& status, const std::string& mover);
 
   std::unique_ptr<CardIo> io_;
   const arch::Target& target_;
   CardOptions options_;
   emu::FirmwareLayout layout_;
-  std::unique_ptr<Buffer> desc_, data_, h2d_status_, ring_, d2h_status_;
-  uint32_t head_ = 0, tail_ = 0;  // the ring's: the mover's next record, the first not drained
+  std::vector<Node> nodes_;  // the host nodes whose movers the driver uses
   CardTraffic traffic_;
 };
 

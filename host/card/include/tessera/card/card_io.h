@@ -48,6 +48,8 @@ class CardIo {
   virtual ~CardIo() = default;
   // For messages: "card-sim (small)", "xrt:0 (<the card's name>)".
   virtual std::string name() const = 0;
+  // Host nodes whose movers this card has (node 0 .. host_nodes() - 1).
+  virtual unsigned host_nodes() const = 0;
   // The kernel's registers (arch/device_regs.toml).
   virtual uint32_t read_reg(uint32_t offset) = 0;
   virtual void write_reg(uint32_t offset, uint32_t value) = 0;
