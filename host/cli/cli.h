@@ -17,8 +17,9 @@ namespace tessera::cli {
 
 struct RunArgs {
   std::string model;
-  std::string device = "emu";              // a registry URI: emu (ISS) | emu-native | vlt | remote://...
+  std::string device = "emu";              // a registry URI: emu (ISS) | emu-native | vlt | card-sim | xrt[:N] | remote://...
   std::string token_file;                  // remote devices: the server's token
+  std::string xclbin;                      // --device xrt: the card's xclbin
   unsigned threads = 1;
   std::vector<std::string> inputs;         // name=file.bin
   std::vector<std::string> outputs;        // name=file.bin

@@ -51,7 +51,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("model", r.model, "the executable (.tsx)")->required();
   add_device_options(run_cmd, r.device, r.token_file,
                      "the device: emu (instruction-set simulator, cycles), emu-native (fast), vlt (the RTL, "
-                     "verilated: targets tiny and small) or a tessera-devd's");
+                     "verilated: targets tiny and small), card-sim (an Alveo card simulated: the verilated kernel, the "
+                     "data movers, card memory), xrt[:INDEX] (an Alveo card through XRT, with --xclbin) or a "
+                     "tessera-devd's");
+  run_cmd->add_option("--xclbin", r.xclbin, "--device xrt: the xclbin scripts/xclbin built for the executable's target");
   run_cmd->add_option("--threads", r.threads, "host threads for the emulator")->check(CLI::Range(1u, 1024u));
   run_cmd->add_option("--input", r.inputs, "NAME=FILE: a host-to-device stream or a tensor from FILE (.npy: dtype and shape checked; else raw bytes)");
   run_cmd->add_option("--output", r.outputs, "NAME=FILE: write a device-to-host stream or a tensor after the run (.npy, or raw bytes)");

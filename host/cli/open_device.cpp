@@ -25,11 +25,12 @@ void add_device_options(CLI::App* cmd, std::string& device, std::string& token_f
 }
 
 std::unique_ptr<device::Device> open_device(const std::string& uri, const exe::Executable& e, unsigned threads,
-                                            const std::string& token_file) {
+                                            const std::string& token_file, const std::string& xclbin) {
   registry::Options o;
   o.threads = threads;
   o.console = stderr;  // stdout stays free for data
   o.token_file = token_file;
+  o.xclbin = xclbin;
   std::unique_ptr<device::Device> d;
   try {
     d = registry::open(uri, o);

@@ -20,8 +20,9 @@ namespace tessera::cli {
 void add_device_options(CLI::App* cmd, std::string& device, std::string& token_file, const std::string& help);
 
 // Opens `uri` and configures it with `e`'s target and firmware; the tiles' console to stderr.
+// `xclbin`: the card's xclbin for xrt[:N].
 // Throws std::runtime_error naming the device and what failed.
 std::unique_ptr<device::Device> open_device(const std::string& uri, const exe::Executable& e, unsigned threads,
-                                            const std::string& token_file);
+                                            const std::string& token_file, const std::string& xclbin = {});
 
 }  // namespace tessera::cli

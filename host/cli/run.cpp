@@ -61,6 +61,7 @@ int run(const RunArgs& a) {
   for (const std::string& arg : a.outputs) check_output_file(split(arg, "--output").file, "--output " + split(arg, "--output").name);
   if (!a.report.empty()) check_output_file(a.report, "--report");
   if (!a.reference_preds.empty()) check_input_file(a.reference_preds, "--reference-preds");
+  if (!a.xclbin.empty()) check_input_file(a.xclbin, "--xclbin");
   note("reading " + a.model);
   const exe::Executable e = exe::read_file(a.model);
   const exe::Program* program = a.program.empty() ? (e.programs.empty() ? nullptr : &e.programs.front())
@@ -71,7 +72,7 @@ int run(const RunArgs& a) {
     throw std::runtime_error(a.model + ": no program '" + a.program + "' (programs: " + (known.empty() ? "none" : known) +
                              ")");
   }
-  const std::unique_ptr<device::Device> device = open_device(a.device, e, a.threads, a.token_file);
+  const std::unique_ptr<device::Device> device = open_device(a.device, e, a.threads, a.token_file, a.xclbin);
   runtime::EngineOptions opts;
   opts.progress = note;
   opts.profile_source = registry::profile_source(*device);

@@ -10,6 +10,9 @@ namespace tessera::registry {
 
 std::unique_ptr<device::Device> make_vlt(const DeviceUri& uri, const Options& options);     // vlt_backend.cpp
 std::unique_ptr<device::Device> make_remote(const DeviceUri& uri, const Options& options);  // remote_backend.cpp
+std::unique_ptr<device::Device> make_card_sim(const DeviceUri& uri, const Options& options);  // card_backend.cpp
+std::unique_ptr<device::Device> make_xrt(const DeviceUri& uri, const Options& options);       // card_backend.cpp
+unsigned xrt_index(const DeviceUri& uri);                                                     // card_backend.cpp
 
 namespace {
 
@@ -32,6 +35,11 @@ struct Table {
 #if TESSERA_HAVE_VLT
     rows.push_back({"vlt", "vlt", "the Verilated RTL machine of the executable's target", bare(make_vlt)});
 #endif
+#if TESSERA_HAVE_CARD_SIM
+    rows.push_back({"card-sim", "card-sim",
+                    "an Alveo card simulated: the Verilated kernel, the data movers, card memory", bare(make_card_sim)});
+#endif
+    rows.push_back({"xrt", "xrt[:N]", "Alveo card N (default 0) through XRT, with an xclbin", make_xrt});
 #if TESSERA_HAVE_REMOTE
     rows.push_back({"remote", "remote://HOST:PORT[/NAME]", "a device served by tessera-devd", make_remote});
 #endif
@@ -85,7 +93,9 @@ void check_uri(std::string_view text) {
   const DeviceUri uri = parse_uri(text);
   find_backend(uri);
   if (uri.scheme == "remote") parse_remote(uri);
-  else if (uri.text != uri.scheme && (uri.scheme == "emu" || uri.scheme == "emu-native" || uri.scheme == "vlt"))
+  else if (uri.scheme == "xrt") xrt_index(uri);
+  else if (uri.text != uri.scheme &&
+           (uri.scheme == "emu" || uri.scheme == "emu-native" || uri.scheme == "vlt" || uri.scheme == "card-sim"))
     throw std::invalid_argument("device '" + uri.text + "': " + uri.scheme + " takes no address (write '" + uri.scheme + "')");
 }
 

@@ -9,6 +9,7 @@ namespace {
 struct MachineEntry {
   std::string_view target;
   std::unique_ptr<device::Device> (*make)(const emu::ElfImage& firmware, std::FILE* console);
+  std::unique_ptr<KernelSim> (*make_kernel)(HostStreams& streams, std::FILE* console);
 };
 }  // namespace
 
@@ -20,15 +21,27 @@ std::vector<std::string> machine_targets() {
   return names;
 }
 
-std::unique_ptr<device::Device> make_machine(std::string_view target, const emu::ElfImage& firmware,
-                                             std::FILE* console) {
-  for (const MachineEntry& m : kMachines)
-    if (m.target == target) return m.make(firmware, console);
+namespace {
+[[noreturn]] void no_machine(std::string_view target) {
   std::string known;
   for (const MachineEntry& m : kMachines) known += (known.empty() ? "" : ", ") + std::string(m.target);
   throw std::runtime_error("no verilated machine for target '" + std::string(target) + "' in this build (it has " +
                            (known.empty() ? std::string("none") : known) +
                            "; TESSERA_VLT_MACHINE_TARGETS chooses them, emulator-only targets have none)");
+}
+}  // namespace
+
+std::unique_ptr<device::Device> make_machine(std::string_view target, const emu::ElfImage& firmware,
+                                             std::FILE* console) {
+  for (const MachineEntry& m : kMachines)
+    if (m.target == target) return m.make(firmware, console);
+  no_machine(target);
+}
+
+std::unique_ptr<KernelSim> make_kernel(std::string_view target, HostStreams& streams, std::FILE* console) {
+  for (const MachineEntry& m : kMachines)
+    if (m.target == target) return m.make_kernel(streams, console);
+  no_machine(target);
 }
 
 }  // namespace tessera::vlt

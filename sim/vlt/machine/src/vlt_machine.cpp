@@ -6,6 +6,7 @@
 
 #include TESSERA_VLT_MACHINE_HEADER
 #include "tessera/arch/device_regs.h"
+#include "tessera/device/error_names.h"
 #include "tessera/arch/tile_map.h"
 #include TESSERA_VLT_MACHINE_ROOT_HEADER
 #include "verilated.h"
@@ -67,22 +68,6 @@ int byte_of(const V& v, unsigned i) {
     return static_cast<int>((v[i / 4] >> (8 * (i % 4))) & 0xff);
 }
 
-const char* error_name(uint32_t code) {
-  switch (code) {
-    case arch::kDevErrXchgDoubleWrite: return "double write";
-    case arch::kDevErrXchgWriteSource: return "write into a send list's source";
-    case arch::kDevErrXchgWriteProtected: return "write into firmware memory";
-    case arch::kDevErrXchgBadDestination: return "bad destination";
-    case arch::kDevErrXchgBadSource: return "bad source";
-    case arch::kDevErrRecvLost: return "words lost";
-    case arch::kDevErrRecvDuplicated: return "words duplicated";
-    case arch::kDevErrHaltedAtBarrier: return "tile halted at a barrier";
-    case arch::kDevErrSyncMismatch: return "sync kinds disagree";
-    case arch::kDevErrExitError: return "non-zero exit";
-    case arch::kDevErrHostDma: return "bad host DMA";
-    default: return "device error";
-  }
-}
 
 }  // namespace
 
@@ -200,7 +185,20 @@ void VltMachine::tick() {
   // Inputs for this edge: host node h's next flit in TDATA bits 104h + 99 .. 104h.
   uint32_t send = 0;
   for (unsigned i = 0; i < kStreamWords; ++i) top_->s_axis_h2d_tdata[i] = 0;
-  for (unsigned h = 0; h < kHosts; ++h) {
+  HostStreams* const ext = options_.streams;
+  if (ext) {
+    uint32_t ready = 0;
+    for (unsigned h = 0; h < kHosts; ++h) {
+      Beat b = 0;
+      if (ext->h2d_offer(h, b)) {
+        send |= 1u << h;
+        put_flit(top_->s_axis_h2d_tdata, h * kBeatBits, b & ((static_cast<unsigned __int128>(1) << kFlitBits) - 1));
+      }
+      if (ext->d2h_ready(h)) ready |= 1u << h;
+    }
+    top_->m_axis_d2h_tready = ready;
+  }
+  for (unsigned h = 0; ext == nullptr && h < kHosts; ++h) {
     if (to_send_[h].empty()) continue;
     send |= 1u << h;
     const Flit& f = to_send_[h].front();
@@ -270,7 +268,11 @@ void VltMachine::tick() {
   if (trace_) trace_->fst.dump(2 * cycles_ + 1);
 #endif
   ++cycles_;
-  for (unsigned h = 0; h < kHosts; ++h) {
+  for (unsigned h = 0; ext && h < kHosts; ++h) {
+    if (in_fire >> h & 1) ext->h2d_taken(h);
+    if (out_fire >> h & 1) ext->d2h_beat(h, out[h]);
+  }
+  for (unsigned h = 0; ext == nullptr && h < kHosts; ++h) {
     if (in_fire >> h & 1) to_send_[h].pop_front(), ++progress_;
     if (!(out_fire >> h & 1)) continue;
     // A read reply: a write flit from the tile (src) at the word's address.
@@ -466,6 +468,7 @@ void VltMachine::drain(const char* what) {
 }
 
 void VltMachine::dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) {
+  if (options_.streams) throw DeviceError("the host streams belong to the card's data movers (VltMachineOptions::streams)");
   const uint32_t s0 = state();
   if (s0 != device::kStateReset && s0 != device::kStateHostSync)
     throw DeviceError("dma_write: only while the cores are held in reset or wait in a host sync");
@@ -502,6 +505,7 @@ void VltMachine::dma_read(std::span<const device::DmaSegment> segments, std::spa
 }
 
 void VltMachine::queue_read(uint32_t node, uint32_t tile, uint32_t addr, uint32_t* dst) {
+  if (options_.streams) throw DeviceError("the host streams belong to the card's data movers (VltMachineOptions::streams)");
   if (node >= kHosts) throw DeviceError("queue_read: no host node " + std::to_string(node));
   pending_reads_[uint64_t{tile} << 32 | addr].push_back(reinterpret_cast<std::byte*>(dst));
   ++pending_count_;
@@ -510,6 +514,7 @@ void VltMachine::queue_read(uint32_t node, uint32_t tile, uint32_t addr, uint32_
 
 void VltMachine::dma_read_nodes(std::span<const device::DmaSegment> segments, std::span<const uint32_t> nodes,
                                 std::span<std::byte> host) {
+  if (options_.streams) throw DeviceError("the host streams belong to the card's data movers (VltMachineOptions::streams)");
   if (state() == device::kStateRunning) throw DeviceError("dma_read: the tiles are running");
   if (nodes.size() != segments.size()) throw DeviceError("dma_read: one host node per segment");
   for (uint32_t n : nodes)
@@ -539,6 +544,7 @@ void VltMachine::dma_read_nodes(std::span<const device::DmaSegment> segments, st
 }
 
 void VltMachine::poke_word(uint32_t tile, uint32_t addr, uint32_t value) {
+  if (options_.streams) throw DeviceError("the host streams belong to the card's data movers (VltMachineOptions::streams)");
   if (tile >= tile_count() || (addr & 3) || addr < arch::kSramBase || addr - arch::kSramBase >= target().sram_bytes)
     throw DeviceError("poke_word: tile " + std::to_string(tile) + " address " + hex(addr) + " is out of range");
   to_send_[0].push_back({2, tile, tile_count(), addr, 0xf, value});
@@ -571,7 +577,7 @@ std::string VltMachine::error_detail() const {
   std::string s = "tile " + std::to_string(tile) + ": ";
   if (cause & arch::kDeviceErrorBit) {
     const uint32_t code = cause & ~arch::kDeviceErrorBit;
-    s += error_name(code);
+    s += device::device_error_name(code);
     if (code == arch::kDevErrRecvLost || code == arch::kDevErrRecvDuplicated)
       s += " (received " + std::to_string(detail) + " words)";
     else if (detail)
@@ -583,7 +589,39 @@ std::string VltMachine::error_detail() const {
   return s + " in superstep " + std::to_string(ss) + " (RTL)";
 }
 
+namespace {
+// The kernel with its host streams given to `streams` (kernel_sim.h): card-sim's movers.
+class Kernel final : public KernelSim {
+ public:
+  Kernel(HostStreams& streams, std::FILE* console) {
+    VltMachineOptions o;
+    o.console = console;
+    o.streams = &streams;
+    m_ = std::make_unique<VltMachine>(o);
+  }
+  uint32_t read_reg(uint32_t offset) override { return m_->read_reg(offset); }
+  void write_reg(uint32_t offset, uint32_t value) override {
+    const AxilWrite w = m_->axil_write(offset, value);
+    if (w.resp != 0) throw DeviceError("write_reg(" + hex(offset) + "): AXI4-Lite response " + std::to_string(w.resp));
+  }
+  uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override { return m_->wait_event(mask, timeout); }
+  void step(unsigned cycles) override { m_->step(cycles); }
+  uint64_t cycles() const override { return m_->cycles(); }
+  uint32_t host_nodes() const override { return VltMachine::host_nodes(); }
+  uint32_t tiles() const override { return m_->tile_count(); }
+  std::string error_detail() const override { return m_->error_detail(); }
+
+ private:
+  std::unique_ptr<VltMachine> m_;
+};
+}  // namespace
+
 }  // namespace TESSERA_VLT_MACHINE_NS
+
+// The kernel alone, its host streams served by `streams` (sim/vlt/devices: make_kernel).
+std::unique_ptr<KernelSim> TESSERA_VLT_KERNEL_FACTORY(HostStreams& streams, std::FILE* console) {
+  return std::make_unique<Kernel>(streams, console);
+}
 
 // The factory sim/vlt/devices lists this model under (make_machine_<target>).
 std::unique_ptr<device::Device> TESSERA_VLT_MACHINE_FACTORY(const emu::ElfImage& firmware, std::FILE* console) {

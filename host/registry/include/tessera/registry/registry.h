@@ -4,6 +4,9 @@
 //   emu                        the emulator, instruction-set simulation with cycles
 //   emu-native                 the emulator running the firmware as host code (same bits)
 //   vlt                        the Verilated machine of the executable's target (RTL builds)
+//   card-sim                   an Alveo card simulated: the Verilated kernel, the data movers'
+//                              C++ and card memory (host/card; RTL builds)
+//   xrt[:N]                    Alveo card N through XRT (Options::xclbin: its xclbin)
 //   remote://HOST:PORT[/NAME]  device NAME of a tessera-devd (default: its first free device)
 //
 // A device from open() is not yet a machine: configure(target, firmware) makes it one (the
@@ -53,6 +56,8 @@ struct Options {
   std::chrono::milliseconds lease_timeout{60000};
   // Remote devices: the file holding the server's token (empty: $TESSERA_DEVD_TOKEN_FILE).
   std::string token_file;
+  // xrt[:N]: the xclbin scripts/xclbin built for the executable's target.
+  std::string xclbin;
 };
 
 // Builds the device a URI names. Throws std::invalid_argument for an unknown or malformed

@@ -11,6 +11,7 @@
 
 #include "tessera/device/device.h"
 #include "tessera/emu/elf.h"
+#include "tessera/vlt/kernel_sim.h"
 
 namespace tessera::vlt {
 
@@ -22,5 +23,9 @@ std::vector<std::string> machine_targets();
 // std::runtime_error naming the targets this build has when `target` is not one of them.
 std::unique_ptr<device::Device> make_machine(std::string_view target, const emu::ElfImage& firmware,
                                              std::FILE* console);
+
+// The kernel of `target` alone, its host streams served by `streams` (kernel_sim.h; the
+// card's simulation, host/card). Same error as make_machine for a target this build lacks.
+std::unique_ptr<KernelSim> make_kernel(std::string_view target, HostStreams& streams, std::FILE* console);
 
 }  // namespace tessera::vlt

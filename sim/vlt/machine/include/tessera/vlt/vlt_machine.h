@@ -27,6 +27,7 @@
 #include "tessera/device/device.h"
 #include "tessera/emu/elf.h"
 #include "tessera/emu/machine.h"
+#include "tessera/vlt/kernel_sim.h"
 
 class VerilatedContext;
 class TESSERA_VLT_MACHINE_MODEL;
@@ -40,6 +41,9 @@ inline namespace TESSERA_VLT_MACHINE_NS {
 struct VltMachineOptions {
   std::vector<std::string> args;  // handed to the Verilated context (+verilator+... plusargs)
   std::FILE* console = stdout;    // the tiles' CONSOLE bytes
+  // When set, the host streams are this one's (card-sim's data movers): the harness's own
+  // DMA (dma_write, dma_read, poke_word, queue_read) is refused.
+  HostStreams* streams = nullptr;
 };
 
 // VltMachine::axil_write/axil_read: delays are cycles before AWVALID, WVALID and

@@ -1,0 +1,74 @@
+// The data movers between the card's memory (DDR or HBM, XRT buffer objects) and the
+// kernel's host-node streams (docs/kernel.md, docs/alveo.md): what the HLS kernels
+// tess_h2d.cpp and tess_d2h.cpp, their C-simulation tests and the host's card driver
+// (host/card) share. Plain integers only, so the driver needs no HLS header.
+//
+// tess_h2d reads descriptors and turns each into flits on its AXI4-Stream output, one per
+// word: writes carry words burst-read from a data buffer, read requests carry none (their
+// replies come back on the device-to-host stream). tess_d2h writes the flits of its
+// AXI4-Stream input, one 128-bit record each, into a ring in card memory that the host
+// drains (head: the mover's, tail: the host's).
+#pragma once
+
+#include <cstdint>
+
+namespace tess_movers {
+
+// The flit (rtl/noc/tess_noc_pkg.sv, docs/network.md): 100 bits in a 104-bit beat.
+constexpr int kFlitDataLsb = 0, kFlitMaskLsb = 32, kFlitAddrLsb = 36, kFlitSrcLsb = 66, kFlitDstLsb = 82,
+              kFlitKindLsb = 98;
+constexpr int kBeatBits = 104;
+constexpr uint32_t kSramBase = 0x80000000u;  // arch/tile_map.toml (the driver static_asserts it)
+constexpr uint32_t kKindWrite = 0, kKindRead = 1, kKindDebugWrite = 2;
+
+// A host-to-device descriptor: 128 bits, four little-endian 32-bit words.
+//   word 0: words, the number of 32-bit words (>= 1)
+//   word 1: the tile's byte address of the first word (word aligned, inside SRAM)
+//   word 2: bits 15:0 the destination tile, bits 17:16 the kind (kKind*), bits 31:18 zero
+//   word 3: writes: the byte offset of the first word in the data buffer (word aligned);
+//           read requests: ignored
+constexpr int kDescBytes = 16;
+constexpr uint32_t kDescTileMask = 0xffff, kDescKindShift = 16, kDescReservedMask = 0xfffc0000u;
+
+// A device-to-host record: 128 bits, the flit in bits 99:0, zero above.
+constexpr int kRecordBytes = 16;
+
+// The status block each mover writes when it finishes (4 little-endian words):
+//   tess_h2d: {code, index of the bad descriptor, flits sent, 512-bit lines read}
+//   tess_d2h: {code, new head, records written, 0}
+constexpr int kStatusWords = 4;
+enum Status : uint32_t {
+  kOk = 0,
+  kBadKind = 1,      // descriptor kind 3
+  kBadTile = 2,      // destination tile >= the tile count
+  kMisaligned = 3,   // tile address or data offset not a multiple of 4
+  kEmpty = 4,        // 0 words
+  kOutsideSram = 5,  // [address, address + 4 words) not inside the tile's SRAM
+  kPastData = 6,     // a write's words run past the end of the data buffer
+  kReserved = 7,     // reserved descriptor bits set
+  kRingSize = 8,     // tess_d2h: a ring of fewer than 2 records
+  kRingIndex = 9,    // tess_d2h: head or tail outside the ring
+  kRingFull = 10,    // tess_d2h: stopped early, the ring had no room (the rest stays in the stream)
+};
+
+inline const char* status_name(uint32_t s) {
+  switch (s) {
+    case kOk: return "ok";
+    case kBadKind: return "bad kind";
+    case kBadTile: return "no such tile";
+    case kMisaligned: return "address or data offset not word aligned";
+    case kEmpty: return "zero words";
+    case kOutsideSram: return "outside the tile's SRAM";
+    case kPastData: return "runs past the end of the data buffer";
+    case kReserved: return "reserved bits set";
+    case kRingSize: return "ring smaller than 2 records";
+    case kRingIndex: return "head or tail outside the ring";
+    case kRingFull: return "ring full";
+    default: return "unknown status";
+  }
+}
+
+// Read bursts of tess_h2d's data port: up to this many 512-bit lines (4 KiB, AXI's limit).
+constexpr int kBurstLines = 64;
+
+}  // namespace tess_movers

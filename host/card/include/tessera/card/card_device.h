@@ -1,0 +1,90 @@
+// The card driver: a device::Device (docs/device.md) over any CardIo (card_io.h). It programs
+// the kernel's registers and moves tile memory through the data movers: dma_write stages the
+// words and one descriptor per segment in card memory, runs tess_h2d, and fences each tile
+// written with a read of its last word (docs/kernel.md, "Delivery"), whose reply comes back
+// through tess_d2h's ring; dma_read sends read requests the same way and matches the replies
+// by tile and address. Writes are spread over the target's host nodes (each tile's words, and
+// its fence, through one node: the mesh keeps their order); reads go through node 0 (the
+// machine's read credits are shared by all nodes). The same code runs on card-sim and on a
+// card through XRT.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tessera/arch/targets.h"
+#include "tessera/card/card_io.h"
+#include "tessera/device/device.h"
+#include "tessera/emu/elf.h"
+#include "tessera/emu/machine.h"
+
+namespace tessera::card {
+
+struct CardOptions {
+  uint32_t ring_records = 8192;  // tess_d2h's ring (128 KiB): at most ring_records - 1 replies in one launch
+  std::chrono::milliseconds mover_timeout{60000};
+};
+
+// Bytes and kernel cycles the movers took (cycles where the CardIo counts them: card-sim).
+struct CardTraffic {
+  uint64_t h2d_bytes = 0, h2d_cycles = 0, d2h_bytes = 0, d2h_cycles = 0;
+};
+
+class CardDevice final : public device::Device {
+ public:
+  // Checks the kernel's ID, TARGET_HASH and TILE_COUNT against `target`, resets it, and takes
+  // the firmware's layout (entry, end) from `firmware` as emu::Machine::load_firmware does;
+  // the loader (the Engine) DMAs the image. Throws device::DeviceError naming what differs.
+  CardDevice(std::unique_ptr<CardIo> io, const arch::Target& target, const emu::ElfImage& firmware,
+             const CardOptions& options = {});
+  ~CardDevice() override;
+
+  CardIo& io() { return *io_; }
+  const CardTraffic& traffic() const { return traffic_; }
+
+  uint32_t read_reg(uint32_t offset) override;
+  void write_reg(uint32_t offset, uint32_t value) override;
+  void dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) override;
+  void dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) override;
+  uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override;
+  std::string error_detail() const override;
+
+ private:
+  struct Request {  // a read whose reply goes to `dst`
+    uint32_t tile, addr;
+    std::byte* dst;
+  };
+  // One host node's share of a transfer: descriptors (their data in `data`) for its tess_h2d,
+  // and the read requests among them whose replies its tess_d2h collects.
+  struct Job {
+    std::vector<uint32_t> desc;
+    std::vector<std::byte> data;
+    std::vector<Request> reads;
+  };
+  // A host node's buffers in card memory and its ring's head and tail (the mover's next
+  // record, the first the host has not drained).
+  struct Node {
+    std::unique_ptr<Buffer> desc, data, h2d_status, ring, d2h_status;
+    uint32_t head = 0, tail = 0;
+  };
+  void check_segment(const device::DmaSegment& s, size_t host_bytes, uint32_t state) const;
+  void ensure(std::unique_ptr<Buffer>& b, size_t bytes, Use use, unsigned node);
+  // Runs job h on host node h, all nodes at once: each node's tess_d2h (when it expects
+  // replies) and tess_h2d are started, then waited for, then the replies collected.
+  void transfer(std::vector<Job>& jobs);
+  void collect(unsigned node, Job& job);
+  void check_status(Buffer& status, const std::string& mover);
+
+  std::unique_ptr<CardIo> io_;
+  const arch::Target& target_;
+  CardOptions options_;
+  emu::FirmwareLayout layout_;
+  std::vector<Node> nodes_;  // the host nodes whose movers the driver uses
+  CardTraffic traffic_;
+};
+
+}  // namespace tessera::card

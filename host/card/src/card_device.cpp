@@ -1,0 +1,285 @@
+// The card driver over the card I/O layer: card_device.h; the movers' formats: tess_movers.h.
+#include "tessera/card/card_device.h"
+
+#include <cstring>
+#include <map>
+#include <thread>
+#include <unordered_map>
+
+#include "tess_movers.h"
+#include "tessera/arch/device_regs.h"
+#include "tessera/device/error_names.h"
+#include "tessera/arch/tile_map.h"
+
+namespace tessera::card {
+
+using device::DeviceError;
+namespace mv = tess_movers;
+static_assert(mv::kSramBase == arch::kSramBase, "hls/movers/tess_movers.h: kSramBase differs from arch/");
+
+namespace {
+
+std::string hex(uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%08x", v);
+  return b;
+}
+
+
+void put_desc(std::vector<uint32_t>& d, uint32_t words, uint32_t addr, uint32_t tile, uint32_t kind, uint32_t offset) {
+  d.insert(d.end(), {words, addr, tile | kind << mv::kDescKindShift, offset});
+}
+
+uint64_t key(uint32_t tile, uint32_t addr) { return uint64_t{tile} << 32 | addr; }
+
+}  // namespace
+
+uint32_t CardIo::wait_event(uint32_t mask, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const uint32_t ev = read_reg(arch::kDevRegEvents) & mask;
+    if (ev) return ev;
+    if (std::chrono::steady_clock::now() >= deadline) return 0;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+CardDevice::CardDevice(std::unique_ptr<CardIo> io, const arch::Target& target, const emu::ElfImage& firmware,
+                       const CardOptions& options)
+    : io_(std::move(io)), target_(target), options_(options) {
+  const std::string who = io_->name();
+  const uint32_t id = io_->read_reg(arch::kDevRegId);
+  if (id != arch::kDeviceIdMagic)
+    throw DeviceError(who + ": the kernel's ID register reads " + hex(id) + ", not " + hex(arch::kDeviceIdMagic) +
+                      " (\"TSRA\"): the xclbin holds no Tessera kernel at its register space");
+  const uint32_t hash = io_->read_reg(arch::kDevRegTargetHash);
+  if (hash != target.hash)
+    throw DeviceError(who + ": the kernel was built for another target (TARGET_HASH " + hex(hash) + "; target '" +
+                      std::string(target.name) + "' has " + hex(target.hash) + ")");
+  const uint32_t tiles = io_->read_reg(arch::kDevRegTileCount);
+  if (tiles != target.tiles)
+    throw DeviceError(who + ": the kernel has " + std::to_string(tiles) + " tiles, target '" + std::string(target.name) +
+                      "' " + std::to_string(target.tiles));
+  if (options_.ring_records < target.tiles + 1 || options_.ring_records < 2)
+    throw DeviceError(who + ": a ring of " + std::to_string(options_.ring_records) + " records cannot hold a fence per tile");
+  auto need = [&](const char* name) {
+    const uint32_t a = firmware.symbol(name);
+    if (!a) throw emu::ElfError(std::string("firmware ELF has no symbol '") + name + "'");
+    return a;
+  };
+  layout_.entry = firmware.entry;
+  layout_.header = need("tessera_tile_header");
+  layout_.text_end = need("__text_end");
+  layout_.stack_bottom = need("__stack_bottom");
+  layout_.stack_top = need("__stack_top");
+  layout_.firmware_end = need("__firmware_end");
+  if (layout_.entry != arch::kSramBase)
+    throw DeviceError(who + ": the kernel boots at " + hex(arch::kSramBase) + "; the firmware's entry is " + hex(layout_.entry));
+  io_->write_reg(arch::kDevRegControl, device::kControlReset);
+  nodes_.resize(std::max(1u, std::min(io_->host_nodes(), target.host_nodes)));
+  for (unsigned h = 0; h < nodes_.size(); ++h) {
+    Node& n = nodes_[h];
+    n.h2d_status = io_->alloc(64, Use::kH2dStatus, h);
+    n.d2h_status = io_->alloc(64, Use::kD2hStatus, h);
+    n.ring = io_->alloc(size_t{options_.ring_records} * mv::kRecordBytes, Use::kD2hRing, h);
+    ensure(n.desc, 64 * 1024, Use::kH2dDesc, h);
+    ensure(n.data, 1 << 20, Use::kH2dData, h);
+  }
+}
+
+CardDevice::~CardDevice() = default;
+
+void CardDevice::ensure(std::unique_ptr<Buffer>& b, size_t bytes, Use use, unsigned node) {
+  if (b && b->size() >= bytes) return;
+  size_t n = b ? b->size() : 4096;
+  while (n < bytes) n *= 2;
+  b.reset();
+  b = io_->alloc(n, use, node);
+}
+
+uint32_t CardDevice::read_reg(uint32_t offset) { return io_->read_reg(offset); }
+void CardDevice::write_reg(uint32_t offset, uint32_t value) { io_->write_reg(offset, value); }
+
+uint32_t CardDevice::wait_event(uint32_t mask, std::chrono::milliseconds timeout) { return io_->wait_event(mask, timeout); }
+
+void CardDevice::check_segment(const device::DmaSegment& s, size_t host_bytes, uint32_t state) const {
+  auto bad = [&](const std::string& why) {
+    throw DeviceError("DMA segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " + std::to_string(s.bytes) +
+                      " bytes): " + why);
+  };
+  if (s.tile >= target_.tiles) bad("no such tile");
+  if ((s.addr | s.bytes) & 3) bad("not word aligned");
+  const uint64_t off = uint64_t{s.addr} - arch::kSramBase;
+  if (s.addr < arch::kSramBase || off + s.bytes > target_.sram_bytes) bad("outside tile SRAM");
+  if (s.host_offset + s.bytes > host_bytes) bad("runs past the end of the host buffer");
+  if (state == device::kStateHostSync && s.addr < layout_.firmware_end) bad("writes firmware memory during a host sync");
+}
+
+void CardDevice::check_status(Buffer& status, const std::string& mover) {
+  uint32_t st[mv::kStatusWords];
+  status.read(0, std::as_writable_bytes(std::span(st)));
+  if (st[0] != mv::kOk)
+    throw DeviceError(io_->name() + ": " + mover + " stopped: " + mv::status_name(st[0]) + " (status " +
+                      std::to_string(st[0]) + (mover.starts_with("tess_h2d") ? ", descriptor " + std::to_string(st[1]) : "") +
+                      ")");
+}
+
+void CardDevice::transfer(std::vector<Job>& jobs) {
+  for (const Job& j : jobs)
+    if (j.reads.size() > options_.ring_records - 1) throw DeviceError("card driver: more replies than a ring holds");
+  for (unsigned h = 0; h < jobs.size(); ++h) {
+    Job& j = jobs[h];
+    if (j.desc.empty()) continue;
+    Node& n = nodes_[h];
+    ensure(n.desc, j.desc.size() * 4, Use::kH2dDesc, h);
+    ensure(n.data, std::max<size_t>(j.data.size(), 64), Use::kH2dData, h);
+    n.desc->write(0, std::as_bytes(std::span(j.desc)));
+    if (!j.data.empty()) n.data->write(0, j.data);
+    if (!j.reads.empty())
+      io_->start_d2h(h, {n.ring.get(), n.d2h_status.get(), options_.ring_records, n.head, n.tail,
+                         static_cast<uint32_t>(j.reads.size())});
+    io_->start_h2d(h, {n.desc.get(), n.data.get(), n.h2d_status.get(), static_cast<uint32_t>(j.desc.size() / 4),
+                       static_cast<uint32_t>(j.data.size()), target_.tiles + h, target_.tiles, target_.sram_bytes});
+  }
+  for (unsigned h = 0; h < jobs.size(); ++h) {
+    if (jobs[h].desc.empty()) continue;
+    io_->wait_h2d(h, options_.mover_timeout);
+    check_status(*nodes_[h].h2d_status, "tess_h2d of host node " + std::to_string(h));
+  }
+  for (unsigned h = 0; h < jobs.size(); ++h)
+    if (!jobs[h].reads.empty()) collect(h, jobs[h]);
+}
+
+// The replies of `job`'s reads from host node `node`'s ring. Replies that match no request
+// (left by a reset: docs/kernel.md) take a slot each; tess_d2h runs again for the ones
+// still missing.
+void CardDevice::collect(unsigned node, Job& job) {
+  Node& nd = nodes_[node];
+  std::unordered_map<uint64_t, std::vector<std::byte*>> want;  // (tile, address) -> where, in order asked
+  std::unordered_map<uint64_t, size_t> next;
+  for (const Request& r : job.reads) want[key(r.tile, r.addr)].push_back(r.dst);
+  uint32_t missing = static_cast<uint32_t>(job.reads.size());
+  const std::string who = "tess_d2h of host node " + std::to_string(node);
+  for (int launch = 0; missing; ++launch) {
+    if (launch) io_->start_d2h(node, {nd.ring.get(), nd.d2h_status.get(), options_.ring_records, nd.head, nd.tail, missing});
+    io_->wait_d2h(node, options_.mover_timeout);
+    check_status(*nd.d2h_status, who);
+    uint32_t st[mv::kStatusWords];
+    nd.d2h_status->read(0, std::as_writable_bytes(std::span(st)));
+    const uint32_t new_head = st[1], n = st[2];
+    std::vector<uint32_t> rec(size_t{n} * 4);
+    const uint32_t first = std::min(n, options_.ring_records - nd.head);
+    nd.ring->read(size_t{nd.head} * mv::kRecordBytes, std::as_writable_bytes(std::span(rec).first(size_t{first} * 4)));
+    if (first < n) nd.ring->read(0, std::as_writable_bytes(std::span(rec).subspan(size_t{first} * 4)));
+    nd.head = nd.tail = new_head;  // drained
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t* r = &rec[size_t{i} * 4];
+      // The flit: data 31:0 (word 0), word address 65:36, source 81:66.
+      const uint64_t hi = uint64_t{r[1]} | uint64_t{r[2]} << 32;
+      const uint32_t addr = static_cast<uint32_t>((hi >> (mv::kFlitAddrLsb - 32)) & 0x3fffffff) << 2;
+      const uint32_t tile = static_cast<uint32_t>((hi >> (mv::kFlitSrcLsb - 32)) & 0xffff);
+      auto it = want.find(key(tile, addr));
+      if (it == want.end() || next[it->first] >= it->second.size()) continue;  // stale
+      std::memcpy(it->second[next[it->first]++], &r[0], 4);
+      --missing;
+    }
+    if (missing && launch >= 4) throw DeviceError(io_->name() + ": " + std::to_string(missing) + " read replies never came back");
+  }
+}
+
+void CardDevice::dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) {
+  const uint32_t state = read_reg(arch::kDevRegState);
+  if (state != device::kStateReset && state != device::kStateHostSync)
+    throw DeviceError("dma_write: only while the cores are held in reset or wait in a host sync");
+  for (const auto& s : segments) check_segment(s, host.size(), state);  // all or nothing
+  // Each tile's words go through one host node, the rows of the mesh split among the nodes
+  // in bands (host node h sits west of row h: docs/network.md).
+  const uint32_t nodes = static_cast<uint32_t>(nodes_.size());
+  auto node_of = [&](uint32_t tile) { return (tile / target_.mesh_cols) * nodes / target_.mesh_rows; };
+  std::vector<Job> jobs(nodes);
+  std::map<uint32_t, uint32_t> last;  // tile -> the last address written
+  uint64_t bytes = 0;
+  for (const auto& s : segments) {
+    if (s.bytes == 0) continue;
+    Job& j = jobs[node_of(s.tile)];
+    const uint32_t off = static_cast<uint32_t>(j.data.size());
+    j.data.insert(j.data.end(), host.begin() + static_cast<ptrdiff_t>(s.host_offset),
+                  host.begin() + static_cast<ptrdiff_t>(s.host_offset + s.bytes));
+    put_desc(j.desc, s.bytes / 4, s.addr, s.tile, mv::kKindWrite, off);
+    last[s.tile] = s.addr + s.bytes - 4;
+    bytes += s.bytes;
+  }
+  // The fences: a read of each tile's last word, behind its writes through the same node
+  // (docs/kernel.md, "Delivery").
+  std::vector<uint32_t> fence(last.size());
+  size_t k = 0;
+  for (const auto& [tile, addr] : last) {
+    Job& j = jobs[node_of(tile)];
+    put_desc(j.desc, 1, addr, tile, mv::kKindRead, 0);
+    j.reads.push_back({tile, addr, reinterpret_cast<std::byte*>(&fence[k++])});
+  }
+  const uint64_t c0 = io_->cycles();
+  transfer(jobs);
+  traffic_.h2d_bytes += bytes;
+  traffic_.h2d_cycles += io_->cycles() - c0;
+}
+
+void CardDevice::dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) {
+  if (read_reg(arch::kDevRegState) == device::kStateRunning) throw DeviceError("dma_read: the tiles are running");
+  for (const auto& s : segments) {
+    if (s.tile >= target_.tiles || ((s.addr | s.bytes) & 3) || s.addr < arch::kSramBase ||
+        uint64_t{s.addr} - arch::kSramBase + s.bytes > target_.sram_bytes || s.host_offset + s.bytes > host.size())
+      throw DeviceError("dma_read: segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " +
+                        std::to_string(s.bytes) + " bytes) is out of range");
+  }
+  // At most ring_records - 1 words a transfer: one descriptor per piece of a segment.
+  const uint32_t cap = options_.ring_records - 1;
+  std::vector<uint32_t> desc;
+  std::vector<Request> reads;
+  const uint64_t c0 = io_->cycles();
+  uint64_t bytes = 0;
+  auto flush = [&] {
+    std::vector<Job> jobs(1);
+    jobs[0].desc.swap(desc);
+    jobs[0].reads.swap(reads);
+    transfer(jobs);
+  };
+  for (const auto& s : segments) {
+    uint32_t done = 0;
+    while (done < s.bytes) {
+      const uint32_t words = std::min((s.bytes - done) / 4, cap - static_cast<uint32_t>(reads.size()));
+      put_desc(desc, words, s.addr + done, s.tile, mv::kKindRead, 0);
+      for (uint32_t i = 0; i < words; ++i)
+        reads.push_back({s.tile, s.addr + done + 4 * i, host.data() + s.host_offset + done + 4 * i});
+      done += 4 * words;
+      bytes += 4ull * words;
+      if (reads.size() == cap) flush();
+    }
+  }
+  flush();
+  traffic_.d2h_bytes += bytes;
+  traffic_.d2h_cycles += io_->cycles() - c0;
+}
+
+std::string CardDevice::error_detail() const {
+  CardDevice& d = const_cast<CardDevice&>(*this);  // register reads; nothing the device holds changes
+  if (d.read_reg(arch::kDevRegState) != device::kStateError) return {};
+  const uint32_t cause = d.read_reg(arch::kDevRegErrCause), tile = d.read_reg(arch::kDevRegErrTile);
+  const uint32_t ss = d.read_reg(arch::kDevRegErrSuperstep), detail = d.read_reg(arch::kDevRegErrDetail);
+  if (cause == arch::kDeviceErrorBit) return "aborted by the host at superstep " + std::to_string(ss);
+  std::string s = "tile " + std::to_string(tile) + ": ";
+  if (cause & arch::kDeviceErrorBit) {
+    const uint32_t code = cause & ~arch::kDeviceErrorBit;
+    s += device::device_error_name(code);
+    if (code == arch::kDevErrRecvLost || code == arch::kDevErrRecvDuplicated)
+      s += " (received " + std::to_string(detail) + " words)";
+    else if (detail)
+      s += " (detail " + hex(detail) + ")";
+  } else {
+    s += "trap, mcause " + hex(cause) + " at pc " + hex(d.read_reg(arch::kDevRegErrPc)) + " (mtval " +
+         hex(d.read_reg(arch::kDevRegErrTval)) + ")";
+  }
+  return s + " in superstep " + std::to_string(ss) + " (" + io_->name() + ")";
+}
+
+}  // namespace tessera::card
