@@ -7,6 +7,7 @@
 //   tessera run model.tsx --device emu|emu-native|vlt [--threads N] [--input name=file]...
 //               [--output name=file]... [--program NAME] [--report run.json]
 //   tessera train train.tsx --plan DIR | --seed S [...]   (host/cli/train.h, docs/training.md)
+//   tessera profile model.tsx [--device emu] [--program NAME] -o trace.json  (inspect.h, docs/profiling.md)
 // Every error is caught and printed as "tessera: error: ..." with exit status 1 (2 for a bad
 // command line); nothing aborts.
 #include <cstdio>
@@ -16,6 +17,7 @@
 
 #include "cli.h"
 #include "compile_train.h"
+#include "inspect.h"
 #include "paths.h"
 #include "train.h"
 
@@ -66,6 +68,8 @@ int main(int argc, char** argv) {
 
   TrainArgs t;
   CLI::App* train_cmd = add_train_command(app, t);
+  ProfileArgs pa;
+  CLI::App* profile_cmd = add_profile_command(app, pa);
 
   try {
     app.parse(argc, argv);
@@ -80,6 +84,7 @@ int main(int argc, char** argv) {
     }
     if (*run_cmd) return run(r);
     if (*train_cmd) return train(t);
+    if (*profile_cmd) return profile(pa);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());
     return 1;

@@ -1,0 +1,28 @@
+// `tessera profile`: a run's timeline (library tessera_profile, docs/profiling.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace tessera::cli {
+
+struct ProfileArgs {
+  std::string model;
+  std::string device = "emu";            // emu (ISS, cycle model) | vlt
+  std::string program;                   // empty: the first
+  std::string output;                    // trace.json
+  std::string report;                    // the run report too (run.json)
+  std::vector<std::string> inputs;       // NAME=FILE for host-to-device streams (default zeros)
+  uint32_t tiles_per_track = 0;          // 0: automatic
+  bool all_tiles = false;                // one track per tile
+  unsigned threads = 1;
+  unsigned timeout_ms = 600000;
+};
+CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args);
+int profile(const ProfileArgs& args);
+}  // namespace tessera::cli
