@@ -1,4 +1,5 @@
-// `tessera profile`: a run's timeline (library tessera_profile, docs/profiling.md).
+// `tessera profile` and `tessera view`: a run's timeline and the memory picture (library
+// tessera_profile, docs/profiling.md).
 #pragma once
 
 #include <cstdint>
@@ -25,4 +26,13 @@ struct ProfileArgs {
 };
 CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args);
 int profile(const ProfileArgs& args);
+
+struct ViewArgs {
+  std::string model;
+  std::string output;                    // view.png | view.svg
+  std::string json;                      // the same data as JSON
+  std::string program;                   // the liveness of this program (default: the first)
+};
+CLI::App* add_view_command(CLI::App& app, ViewArgs& args);
+int view(const ViewArgs& args);
 }  // namespace tessera::cli

@@ -8,6 +8,7 @@
 //               [--output name=file]... [--program NAME] [--report run.json]
 //   tessera train train.tsx --plan DIR | --seed S [...]   (host/cli/train.h, docs/training.md)
 //   tessera profile model.tsx [--device emu] [--program NAME] -o trace.json  (inspect.h, docs/profiling.md)
+//   tessera view model.tsx -o view.png|view.svg [--json view.json]
 // Every error is caught and printed as "tessera: error: ..." with exit status 1 (2 for a bad
 // command line); nothing aborts.
 #include <cstdio>
@@ -70,6 +71,8 @@ int main(int argc, char** argv) {
   CLI::App* train_cmd = add_train_command(app, t);
   ProfileArgs pa;
   CLI::App* profile_cmd = add_profile_command(app, pa);
+  ViewArgs va;
+  CLI::App* view_cmd = add_view_command(app, va);
 
   try {
     app.parse(argc, argv);
@@ -85,6 +88,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return run(r);
     if (*train_cmd) return train(t);
     if (*profile_cmd) return profile(pa);
+    if (*view_cmd) return view(va);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());
     return 1;

@@ -1,8 +1,12 @@
-// tessera profile on MNIST (the built-in MLP) and LeNet-5 (from ONNX), run as a user runs
-// it, its file read back and checked against an independent source:
+// tessera profile and view on MNIST (the built-in MLP) and LeNet-5 (from ONNX), run as
+// a user runs them, their files read back and checked against independent sources:
 //  - the trace (nlohmann-json) against the run report of the same run (the engine's cycle
 //    counts): one track per tile, each track's phases adding up to the run's cycles and to
 //    each superstep's compute and exchange cycles, a host event per host sync;
+//  - the view: a PNG and an SVG of the expected size with many colours, the JSON's
+//    categories equal to the executable's plan and its exchange matrix equal to the words
+//    the emulator counted moving;
+#include <cairo.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -106,6 +110,46 @@ json read_json(const fs::path& p) {
   return json::parse(f);
 }
 
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t i = text.find(what); i != std::string::npos; i = text.find(what, i + 1)) ++n;
+  return n;
+}
+
+// A PNG's size, its distinct colours and the share of pixels that differ from the corner's.
+struct Png {
+  int width = 0, height = 0;
+  size_t colours = 0;
+  double drawn = 0;
+};
+Png read_png(const fs::path& p) {
+  std::unique_ptr<cairo_surface_t, void (*)(cairo_surface_t*)> s(cairo_image_surface_create_from_png(p.c_str()),
+                                                                  cairo_surface_destroy);
+  Png r;
+  if (cairo_surface_status(s.get()) != CAIRO_STATUS_SUCCESS) return r;
+  r.width = cairo_image_surface_get_width(s.get()), r.height = cairo_image_surface_get_height(s.get());
+  const unsigned char* d = cairo_image_surface_get_data(s.get());
+  const int stride = cairo_image_surface_get_stride(s.get());
+  std::set<uint32_t> colours;
+  const uint32_t background = *reinterpret_cast<const uint32_t*>(d) & 0xFFFFFFu;
+  size_t drawn = 0;
+  for (int y = 0; y < r.height; ++y)
+    for (int x = 0; x < r.width; ++x) {
+      const uint32_t c = reinterpret_cast<const uint32_t*>(d + size_t(y) * stride)[x] & 0xFFFFFFu;
+      colours.insert(c);
+      drawn += c != background;
+    }
+  r.colours = colours.size(), r.drawn = double(drawn) / (double(r.width) * r.height);
+  return r;
+}
+
 void check_trace(const Model& m, const std::string& extra, uint32_t tiles_per_track) {
   const fs::path trace = m.dir / "trace.json", report = m.dir / "run.json";
   tessera("profile " + m.tsx.string() + " " + extra + " -o " + trace.string() + " --report " + report.string());
@@ -156,10 +200,53 @@ void check_trace(const Model& m, const std::string& extra, uint32_t tiles_per_tr
   EXPECT_EQ(t["total_cycles"].get<uint64_t>(), total);
 }
 
+void check_view(const Model& m) {
+  const fs::path png = m.dir / "view.png", svg = m.dir / "view.svg", js = m.dir / "view.json", report = m.dir / "run.json";
+  tessera("view " + m.tsx.string() + " -o " + png.string() + " --json " + js.string());
+  tessera("view " + m.tsx.string() + " -o " + svg.string());
+  const Png p = read_png(png);
+  EXPECT_EQ(p.width, 1400);
+  EXPECT_EQ(p.height, 900);
+  EXPECT_GE(p.colours, 12u) << "the memory view looks empty";
+  EXPECT_GT(p.drawn, 0.2);
+  const std::string s = read_text(svg);
+  EXPECT_NE(s.find("<svg"), std::string::npos);
+  EXPECT_NE(s.find("width=\"1400pt\" height=\"900pt\""), std::string::npos);
+  EXPECT_GT(count(s, "<path"), 100u);
+  const json v = read_json(js);
+  ASSERT_EQ(v["tile_memory"].size(), m.exe.tiles);
+  for (uint32_t t = 0; t < m.exe.tiles; ++t) {
+    const exe::TileMemory& tm = m.exe.memory[t];
+    EXPECT_EQ(v["tile_memory"][t]["categories"],
+              json({tm.code, tm.stack, tm.control, tm.vertex_state, tm.send_lists, tm.landing, tm.tensors}));
+  }
+  // The exchange matrix against the words the emulator moved in one run (profile's report).
+  uint64_t bytes = 0, words = 0;
+  for (const json& b : v["exchange"]["bytes"]) bytes += b.get<uint64_t>();
+  const json r = read_json(report);
+  for (const json& s : r["runs"][0]["superstep_profile"]) words += s["exchange_words"].get<uint64_t>();
+  EXPECT_EQ(bytes, 4 * words);
+  EXPECT_GT(bytes, 0u);
+  const json& live = v["live_bytes"]["max_tile"];
+  ASSERT_FALSE(live.empty());
+  uint64_t peak = 0;
+  for (const json& b : live) peak = std::max(peak, b.get<uint64_t>());
+  EXPECT_LE(peak, v["sram_bytes"].get<uint64_t>());
+  EXPECT_GT(peak, 0u);
+}
+
 TEST(VizMnist, TraceAddsUpToTheRunsCycles) { check_trace(mnist(), "", 1); }
 TEST(VizMnist, TraceGroupsTiles) { check_trace(mnist(), "--tiles-per-track 5", 5); }
+TEST(VizMnist, ViewPictures) {
+  check_trace(mnist(), "", 1);  // the run report the exchange matrix is checked against
+  check_view(mnist());
+}
 #if TESSERA_HAVE_ONNX
 TEST(VizLeNet, TraceAddsUpToTheRunsCycles) { check_trace(lenet(), "", 1); }
+TEST(VizLeNet, ViewPictures) {
+  check_trace(lenet(), "", 1);
+  check_view(lenet());
+}
 #endif
 
 }  // namespace
