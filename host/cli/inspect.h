@@ -1,5 +1,5 @@
-// `tessera profile` and `tessera view`: a run's timeline and the memory picture (library
-// tessera_profile, docs/profiling.md).
+// `tessera profile`, `tessera view` and `tessera graph`: a run's timeline, the memory
+// picture and the compiled graph's picture (library tessera_profile, docs/profiling.md).
 #pragma once
 
 #include <cstdint>
@@ -35,4 +35,14 @@ struct ViewArgs {
 };
 CLI::App* add_view_command(CLI::App& app, ViewArgs& args);
 int view(const ViewArgs& args);
+
+struct GraphArgs {
+  std::string model;
+  std::vector<std::string> outputs;      // .png, .graphml, .gexf (any number)
+  int size = 2048;                       // the PNG's side in pixels
+  unsigned threads = 2;
+};
+CLI::App* add_graph_command(CLI::App& app, GraphArgs& args);
+int graph(const GraphArgs& args);
+
 }  // namespace tessera::cli

@@ -9,6 +9,7 @@
 //   tessera train train.tsx --plan DIR | --seed S [...]   (host/cli/train.h, docs/training.md)
 //   tessera profile model.tsx [--device emu] [--program NAME] -o trace.json  (inspect.h, docs/profiling.md)
 //   tessera view model.tsx -o view.png|view.svg [--json view.json]
+//   tessera graph model.tsx -o graph.png|graph.graphml|graph.gexf ...
 // Every error is caught and printed as "tessera: error: ..." with exit status 1 (2 for a bad
 // command line); nothing aborts.
 #include <cstdio>
@@ -73,6 +74,8 @@ int main(int argc, char** argv) {
   CLI::App* profile_cmd = add_profile_command(app, pa);
   ViewArgs va;
   CLI::App* view_cmd = add_view_command(app, va);
+  GraphArgs ga;
+  CLI::App* graph_cmd = add_graph_command(app, ga);
 
   try {
     app.parse(argc, argv);
@@ -89,6 +92,7 @@ int main(int argc, char** argv) {
     if (*train_cmd) return train(t);
     if (*profile_cmd) return profile(pa);
     if (*view_cmd) return view(va);
+    if (*graph_cmd) return graph(ga);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());
     return 1;

@@ -1,4 +1,4 @@
-// tessera profile and view on MNIST (the built-in MLP) and LeNet-5 (from ONNX), run as
+// tessera profile, view and graph on MNIST (the built-in MLP) and LeNet-5 (from ONNX), run as
 // a user runs them, their files read back and checked against independent sources:
 //  - the trace (nlohmann-json) against the run report of the same run (the engine's cycle
 //    counts): one track per tile, each track's phases adding up to the run's cycles and to
@@ -6,6 +6,9 @@
 //  - the view: a PNG and an SVG of the expected size with many colours, the JSON's
 //    categories equal to the executable's plan and its exchange matrix equal to the words
 //    the emulator counted moving;
+//  - the graph: GraphML and GEXF read back, their vertex and edge counts equal to the
+//    compiler's own graph (its vertices, and their connected pointer fields) and the
+//    executable's debug map; a PNG of the requested size with content.
 #include <cairo.h>
 #include <gtest/gtest.h>
 
@@ -235,18 +238,40 @@ void check_view(const Model& m) {
   EXPECT_GT(peak, 0u);
 }
 
+void check_graph(const Model& m) {
+  const fs::path gml = m.dir / "graph.graphml", gexf = m.dir / "graph.gexf", png = m.dir / "graph.png";
+  tessera("graph " + m.tsx.string() + " -o " + gml.string() + " -o " + gexf.string() + " -o " + png.string() +
+          " --size 768");
+  ASSERT_GT(m.graph_vertices, 0u);
+  EXPECT_EQ(m.exe.vertices.size(), m.graph_vertices);
+  const std::string g = read_text(gml);
+  EXPECT_EQ(count(g, "<node id=\"v"), m.graph_vertices) << "GraphML vertices";
+  EXPECT_EQ(count(g, "<edge "), m.graph_edges) << "GraphML edges";
+  EXPECT_EQ(count(g, "<node id=\"r"), count(g, "<data key=\"kind\">region</data>"));
+  const std::string x = read_text(gexf);
+  EXPECT_EQ(count(x, "<node id=\"v"), m.graph_vertices) << "GEXF vertices";
+  EXPECT_EQ(count(x, "<edge "), m.graph_edges) << "GEXF edges";
+  const Png p = read_png(png);
+  EXPECT_EQ(p.width, 768);
+  EXPECT_EQ(p.height, 768);
+  EXPECT_GE(p.colours, 16u);
+  EXPECT_GT(p.drawn, 0.005);
+}
+
 TEST(VizMnist, TraceAddsUpToTheRunsCycles) { check_trace(mnist(), "", 1); }
 TEST(VizMnist, TraceGroupsTiles) { check_trace(mnist(), "--tiles-per-track 5", 5); }
 TEST(VizMnist, ViewPictures) {
   check_trace(mnist(), "", 1);  // the run report the exchange matrix is checked against
   check_view(mnist());
 }
+TEST(VizMnist, GraphCountsMatchTheCompiler) { check_graph(mnist()); }
 #if TESSERA_HAVE_ONNX
 TEST(VizLeNet, TraceAddsUpToTheRunsCycles) { check_trace(lenet(), "", 1); }
 TEST(VizLeNet, ViewPictures) {
   check_trace(lenet(), "", 1);
   check_view(lenet());
 }
+TEST(VizLeNet, GraphCountsMatchTheCompiler) { check_graph(lenet()); }
 #endif
 
 }  // namespace

@@ -101,10 +101,17 @@ GraphData read_graph(const ExeImage& image) {
           const uint32_t addr = image.word(tile, vs[k].state + 4 * w);
           const auto& sp = spans[tile];
           auto it = std::upper_bound(sp.begin(), sp.end(), addr, [](uint32_t a, const Span& s) { return a < s.begin; });
+          // The memory planner lets tensors with disjoint lifetimes share addresses: of the
+          // tensors holding the address, take one named after the vertex's layer, else the
+          // one starting nearest below it.
           const Span* hit = nullptr;
-          for (int back = 0; it != sp.begin() && back < 64 && !hit; ++back) {
+          bool named = false;
+          const std::string& lname = layer < no_layer ? g.layers[layer] : std::string();
+          for (int back = 0; it != sp.begin() && back < 64 && !named; ++back) {
             --it;
-            if (addr < it->end) hit = &*it;
+            if (addr >= it->end) continue;
+            named = !lname.empty() && e.tensors[it->tensor].name.rfind(lname, 0) == 0;
+            if (!hit || named) hit = &*it;
           }
           if (!hit) {
             ++g.unresolved;
