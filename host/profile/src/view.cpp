@@ -69,26 +69,29 @@ ViewData make_view(const ExeImage& image, const GraphData& graph, const std::str
     if (first[cs] == UINT32_MAX) continue;
     t_first[t] = std::min(t_first[t], first[cs]), t_last[t] = std::max(t_last[t], last[cs]);
   }
-  std::vector<std::vector<int64_t>> diff(e.tiles, std::vector<int64_t>(steps + 1, 0));
-  for (uint32_t tile = 0; tile < e.tiles; ++tile) {
-    uint64_t fixed = 0;
-    for (int c = 0; c < 6; ++c) fixed += v.category[tile][c];
-    diff[tile][0] += static_cast<int64_t>(fixed);
-  }
-  for (size_t t = 0; t < e.tensors.size(); ++t) {
+  // Per tile, its tensor intervals' live ranges; then one tile at a time through a
+  // difference array over the supersteps (memory: the intervals plus one array).
+  struct Live {
+    uint32_t first, last;
+    int64_t bytes;
+  };
+  std::vector<std::vector<Live>> live(e.tiles);
+  for (size_t t = 0; t < e.tensors.size() && steps; ++t) {
     uint32_t a = t_first[t], b = t_last[t];
-    if (e.tensors[t].persistent) a = 0, b = steps ? static_cast<uint32_t>(steps - 1) : 0;
-    if (a == UINT32_MAX || steps == 0) continue;
-    for (const exe::Interval& iv : e.tensors[t].intervals) {
-      const int64_t bytes = int64_t(iv.count) * exe::dtype_bytes(e.tensors[t].dtype);
-      diff[iv.tile][a] += bytes, diff[iv.tile][b + 1] -= bytes;
-    }
+    if (e.tensors[t].persistent) a = 0, b = static_cast<uint32_t>(steps - 1);
+    if (a == UINT32_MAX) continue;
+    for (const exe::Interval& iv : e.tensors[t].intervals)
+      live[iv.tile].push_back({a, b, int64_t(iv.count) * exe::dtype_bytes(e.tensors[t].dtype)});
   }
   v.live_total.assign(steps, 0), v.live_max_tile.assign(steps, 0);
-  for (uint32_t tile = 0; tile < e.tiles; ++tile) {
+  std::vector<int64_t> diff(steps + 1);
+  for (uint32_t tile = 0; tile < e.tiles && steps; ++tile) {
+    std::fill(diff.begin(), diff.end(), 0);
+    for (int c = 0; c < 6; ++c) diff[0] += v.category[tile][c];
+    for (const Live& l : live[tile]) diff[l.first] += l.bytes, diff[l.last + 1] -= l.bytes;
     int64_t run = 0;
     for (size_t k = 0; k < steps; ++k) {
-      run += diff[tile][k];
+      run += diff[k];
       v.live_total[k] += static_cast<uint64_t>(run);
       v.live_max_tile[k] = std::max<uint64_t>(v.live_max_tile[k], static_cast<uint64_t>(run));
     }
