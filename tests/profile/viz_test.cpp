@@ -1,4 +1,5 @@
-// tessera profile, view and graph on MNIST (the built-in MLP) and LeNet-5 (from ONNX), run as
+// tessera profile, view and graph on MNIST (the built-in MLP, for inference and for training
+// on `medium`) and LeNet-5 (from ONNX), run as
 // a user runs them, their files read back and checked against independent sources:
 //  - the trace (nlohmann-json) against the run report of the same run (the engine's cycle
 //    counts): one track per tile, each track's phases adding up to the run's cycles and to
@@ -27,6 +28,7 @@
 #include "tessera/exe/file.h"
 #include "tessera/graph/graph.h"
 #include "tessera/models/mlp.h"
+#include "tessera/models/mlp_train.h"
 #include "tessera/passes/passes.h"
 #if TESSERA_HAVE_ONNX
 #include "tessera/onnx/import.h"
@@ -72,6 +74,24 @@ const Model& mnist() {
     count_graph(g, m);
     m.exe = passes::compile(g, o);
     m.tsx = m.dir / "mnist.tsx";
+    exe::write_file(m.exe, m.tsx);
+    return m;
+  }();
+  return m;
+}
+
+// The MLP's training executable (programs train, infer, init; Repeat in train) on `medium`.
+const Model& mlp_train() {
+  static const Model m = [] {
+    Model m{"train", work_dir("train"), {}, {}, 0, 0};
+    const passes::CompileOptions o = passes::firmware_options(kFirmware, arch::find_target("medium"));
+    models::MlpTrainConfig c;
+    c.steps_per_sync = 2;
+    c.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
+    const graph::Graph g = models::build_mlp_training(c, models::init_mlp_params(c.widths, 1));
+    count_graph(g, m);
+    m.exe = passes::compile(g, o);
+    m.tsx = m.dir / "train.tsx";
     exe::write_file(m.exe, m.tsx);
     return m;
   }();
@@ -254,8 +274,8 @@ void check_graph(const Model& m) {
   const Png p = read_png(png);
   EXPECT_EQ(p.width, 768);
   EXPECT_EQ(p.height, 768);
-  EXPECT_GE(p.colours, 16u);
-  EXPECT_GT(p.drawn, 0.005);
+  EXPECT_GE(p.colours, 64u) << "the graph picture looks empty";
+  EXPECT_GT(p.drawn, 0.02) << "the graph picture looks empty";
 }
 
 TEST(VizMnist, TraceAddsUpToTheRunsCycles) { check_trace(mnist(), "", 1); }
@@ -265,6 +285,12 @@ TEST(VizMnist, ViewPictures) {
   check_view(mnist());
 }
 TEST(VizMnist, GraphCountsMatchTheCompiler) { check_graph(mnist()); }
+TEST(VizTrain, TraceAddsUpToTheRunsCycles) { check_trace(mlp_train(), "--program train --threads 2", 1); }
+TEST(VizTrain, ViewPictures) {
+  check_trace(mlp_train(), "--program train --threads 2", 1);
+  check_view(mlp_train());
+}
+TEST(VizTrain, GraphCountsMatchTheCompiler) { check_graph(mlp_train()); }
 #if TESSERA_HAVE_ONNX
 TEST(VizLeNet, TraceAddsUpToTheRunsCycles) { check_trace(lenet(), "", 1); }
 TEST(VizLeNet, ViewPictures) {

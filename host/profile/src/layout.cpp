@@ -19,6 +19,8 @@ void force_layout(std::vector<double>& x, std::vector<double>& y, const std::vec
   double wmax = 1;
   for (const auto& [ab, weight] : w) wmax = std::max(wmax, weight);
   std::vector<double> dx(n), dy(n);
+  const double rmax = n ? *std::max_element(r.begin(), r.end()) : 1;
+  double step = rmax;
   for (int it = 0; it < 600; ++it) {
     std::fill(dx.begin(), dx.end(), 0), std::fill(dy.begin(), dy.end(), 0);
     for (size_t i = 0; i < n; ++i)
@@ -39,7 +41,14 @@ void force_layout(std::vector<double>& x, std::vector<double>& y, const std::vec
     }
     double cx = 0, cy = 0;
     for (size_t i = 0; i < n; ++i) cx += x[i] / n, cy += y[i] / n;
-    for (size_t i = 0; i < n; ++i) x[i] += dx[i] - (x[i] - cx) * 0.02, y[i] += dy[i] - (y[i] - cy) * 0.02;
+    for (size_t i = 0; i < n; ++i) {
+      // Each disk moves at most `step` per round (many overlapping neighbours would
+      // otherwise add up to an overshoot that grows every round).
+      const double mx = dx[i] - (x[i] - cx) * 0.02, my = dy[i] - (y[i] - cy) * 0.02, m = std::hypot(mx, my);
+      const double k = m > step ? step / m : 1;
+      x[i] += mx * k, y[i] += my * k;
+    }
+    step = std::max(step * 0.993, rmax * 0.01);
   }
   for (int it = 0; it < 500; ++it) {  // no two disks overlap
     bool moved = false;
