@@ -188,7 +188,7 @@ void check_trace(const Model& m, const std::string& extra, uint32_t tiles_per_tr
   std::vector<uint64_t> sum(tracks, 0);
   std::vector<std::vector<uint64_t>> compute(tracks, std::vector<uint64_t>(steps.size(), 0)),
       barrier(tracks, std::vector<uint64_t>(steps.size(), 0));
-  size_t host_events = 0, counters = 0;
+  size_t host_events = 0, counters = 0, named_layers = 0;
   for (const json& e : t["traceEvents"]) {
     const std::string ph = e["ph"];
     if (ph == "M" && e["pid"] == 1 && e["name"] == "thread_name") names[e["tid"]] = e["args"]["name"];
@@ -205,6 +205,8 @@ void check_trace(const Model& m, const std::string& extra, uint32_t tiles_per_tr
     ASSERT_LT(k, steps.size());
     sum[tid] += c;
     const std::string cat = e["cat"];
+    if (cat == "compute")
+      for (const std::string& l : m.exe.layer_names) named_layers += e["name"].get<std::string>().rfind(l + " cs ", 0) == 0;
     if (cat == "compute" || e["name"] == "wait for barrier") compute[tid][k] += c;
     else barrier[tid][k] += c;
   }
@@ -221,6 +223,9 @@ void check_trace(const Model& m, const std::string& extra, uint32_t tiles_per_tr
   EXPECT_EQ(host_events, run["host_syncs"].get<size_t>());
   EXPECT_EQ(counters, steps.size() + 1);
   EXPECT_EQ(t["total_cycles"].get<uint64_t>(), total);
+  // Compute events are named after the layers (the program's walk matched the run).
+  EXPECT_TRUE(t["otherData"]["named_by_program"].get<bool>());
+  EXPECT_GT(named_layers, 0u);
 }
 
 void check_view(const Model& m) {

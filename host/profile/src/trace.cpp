@@ -75,10 +75,16 @@ void write_chrome_trace(std::ostream& out, const ExeImage& image, const exe::Pro
     if (s.tile_cycles.size() != tiles)
       throw ProfileError("superstep " + std::to_string(s.superstep) + ": the device gave " +
                          std::to_string(s.tile_cycles.size()) + " tile cycle counts for " + std::to_string(tiles) + " tiles");
-  const std::vector<StepPlan> plan = image.steps(program, cycles.size() + 1);
-  if (plan.size() < cycles.size())
-    throw ProfileError("program '" + program.name + "' has " + std::to_string(plan.size()) + " barriers, the run " +
-                       std::to_string(cycles.size()));
+  // The walked program names the supersteps when its barriers are the run's (host syncs
+  // where the device had them); an If that went the other way breaks that, and then the
+  // events are named by superstep only.
+  std::vector<StepPlan> plan = image.steps(program, cycles.size() + 1);
+  bool named = plan.size() >= cycles.size();
+  for (size_t k = 0; named && k < cycles.size(); ++k) named = (plan[k].kind == StepPlan::kHostSync) == (cycles[k].kind == 1);
+  if (!named) {
+    plan.assign(cycles.size(), StepPlan{});
+    for (size_t k = 0; k < cycles.size(); ++k) plan[k].kind = cycles[k].kind == 1 ? StepPlan::kHostSync : StepPlan::kSync;
+  }
   const std::vector<std::string> cs_name = compute_set_names(e, image.compute_sets());
   // Which compute sets have vertices on which tile (a tile's compute event names only those).
   std::vector<std::vector<uint32_t>> cs_tiles(image.compute_sets());
@@ -89,7 +95,7 @@ void write_chrome_trace(std::ostream& out, const ExeImage& image, const exe::Pro
   Writer w(out, o.clock_mhz ? 1.0 / o.clock_mhz : 1.0);
   out << "{\n  \"displayTimeUnit\": \"ns\",\n  \"otherData\": {\"target\": " << quoted(e.target)
       << ", \"program\": " << quoted(program.name) << ", \"device\": " << quoted(o.device) << ", \"tiles\": " << tiles
-      << ", \"tiles_per_track\": " << group << ", \"clock_mhz\": " << o.clock_mhz << ", \"supersteps\": " << cycles.size()
+      << ", \"named_by_program\": " << (named ? "true" : "false") << ", \"tiles_per_track\": " << group << ", \"clock_mhz\": " << o.clock_mhz << ", \"supersteps\": " << cycles.size()
       << "},\n  \"traceEvents\": [";
   w.meta(kHostPid, 0, "process_name", "host");
   w.meta(kHostPid, 0, "thread_name", "host syncs and streams");
@@ -136,8 +142,8 @@ void write_chrome_trace(std::ostream& out, const ExeImage& image, const exe::Pro
         for (uint32_t t = a; t < b && !here; ++t) here = cs_tiles[cs][t] > 0;
         if (here) name += (name.empty() ? "" : " + ") + cs_name[cs];
       }
-      if (name.empty()) name = p.compute_sets.empty() ? "control" : "no vertices";
-      std::string vert;
+      if (!named) name = "superstep " + std::to_string(k);
+      else if (name.empty()) name = p.compute_sets.empty() ? "control" : "no vertices";
       w.phase(kTilePid, tr, name, "compute", start, c, ss);
       if (s.compute_cycles > c) w.phase(kTilePid, tr, "wait for barrier", "sync", start + c, s.compute_cycles - c, ss);
       w.phase(kTilePid, tr, barrier, barrier_cat, start + s.compute_cycles, s.exchange_cycles, ss,

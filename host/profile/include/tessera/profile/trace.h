@@ -29,7 +29,10 @@ uint32_t trace_group(uint32_t tiles, const TraceOptions& o);
 // Writes the trace of one run of `program` whose per-superstep profile (with per-tile
 // cycles) is `cycles`. Each phase event carries args {superstep, cycles}; per track the
 // phases' cycles add up to the run's total (the sum of compute and exchange cycles).
-// Throws ProfileError if `cycles` lacks per-tile cycles or does not fit the program.
+// Events are named by layer and compute set from the program walked as ExeImage::steps
+// does; when its barriers differ from the run's (an If that went the other way), by
+// superstep only (otherData.named_by_program false). Throws ProfileError if `cycles` lacks
+// per-tile cycles.
 void write_chrome_trace(std::ostream& out, const ExeImage& image, const exe::Program& program,
                         const std::vector<runtime::SuperstepCycles>& cycles, const TraceOptions& o);
 
