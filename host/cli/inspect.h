@@ -18,6 +18,7 @@ struct ProfileArgs {
   std::string program;                   // empty: the first
   std::string output;                    // trace.json
   std::string report;                    // the run report too (run.json)
+  std::string png;                       // the timeline as a picture too
   std::vector<std::string> inputs;       // NAME=FILE for host-to-device streams (default zeros)
   uint32_t tiles_per_track = 0;          // 0: automatic
   bool all_tiles = false;                // one track per tile

@@ -13,6 +13,7 @@
 #include "tessera/emu/machine.h"
 #include "tessera/exe/file.h"
 #include "tessera/profile/exe_image.h"
+#include "tessera/profile/timeline.h"
 #include "tessera/profile/trace.h"
 #include "tessera/runtime/emu_profile.h"
 #include "tessera/runtime/engine.h"
@@ -33,6 +34,7 @@ CLI::App* add_profile_command(CLI::App& app, ProfileArgs& a) {
   c->add_option("--timeout-ms", a.timeout_ms, "the device counts as hung after this long without progress")
       ->check(CLI::Range(1u, 86'400'000u));
   c->add_option("--report", a.report, "also write the run report (JSON, as tessera run --report)");
+  c->add_option("--png", a.png, "also draw the timeline as a picture (.png)");
   c->add_option("-o,--output", a.output, "the trace to write (.json)")->required();
   return c;
 }
@@ -41,6 +43,10 @@ int profile(const ProfileArgs& a) {
   check_input_file(a.model, "profile");
   check_output_file(a.output, "-o");
   if (!a.report.empty()) check_output_file(a.report, "--report");
+  if (!a.png.empty()) {
+    if (!a.png.ends_with(".png")) throw std::runtime_error("--png '" + a.png + "': the picture must be .png");
+    check_output_file(a.png, "--png");
+  }
   if (a.device == "vlt")
     throw std::runtime_error("--device vlt: the Verilated machine does not report per-tile cycles per superstep yet; "
                              "profile on emu (the cycle model follows the same latency table)");
@@ -111,6 +117,10 @@ int profile(const ProfileArgs& a) {
   if (!out) throw std::runtime_error("cannot open '" + a.output + "' for writing");
   profile::write_chrome_trace(out, image, *program, r.profile, to);
   if (!out.flush()) throw std::runtime_error("writing '" + a.output + "' failed");
+  if (!a.png.empty()) {
+    profile::draw_timeline_png(image, *program, r.profile, profile::trace_group(e.tiles, to), to.clock_mhz, a.png);
+    note("wrote " + a.png);
+  }
   uint64_t total = 0;
   for (const auto& s : r.profile) total += s.compute_cycles + s.exchange_cycles;
   note("wrote " + a.output + ": " + std::to_string(r.profile.size()) + " supersteps, " + std::to_string(total) +

@@ -3,7 +3,8 @@
 // a user runs them, their files read back and checked against independent sources:
 //  - the trace (nlohmann-json) against the run report of the same run (the engine's cycle
 //    counts): one track per tile, each track's phases adding up to the run's cycles and to
-//    each superstep's compute and exchange cycles, a host event per host sync;
+//    each superstep's compute and exchange cycles, a host event per host sync; the
+//    timeline picture of the expected width with content;
 //  - the view: a PNG and an SVG of the expected size with many colours, the JSON's
 //    categories equal to the executable's plan and its exchange matrix equal to the words
 //    the emulator counted moving;
@@ -175,7 +176,14 @@ Png read_png(const fs::path& p) {
 
 void check_trace(const Model& m, const std::string& extra, uint32_t tiles_per_track) {
   const fs::path trace = m.dir / "trace.json", report = m.dir / "run.json";
-  tessera("profile " + m.tsx.string() + " " + extra + " -o " + trace.string() + " --report " + report.string());
+  const fs::path timeline = m.dir / "timeline.png";
+  tessera("profile " + m.tsx.string() + " " + extra + " -o " + trace.string() + " --report " + report.string() +
+          " --png " + timeline.string());
+  const Png p = read_png(timeline);
+  EXPECT_EQ(p.width, 1400);
+  EXPECT_GT(p.height, 200);
+  EXPECT_GE(p.colours, 16u) << "the timeline picture looks empty";
+  EXPECT_GT(p.drawn, 0.2) << "the timeline picture looks empty";
   const json t = read_json(trace), r = read_json(report);
   const json& run = r["runs"][0];
   ASSERT_TRUE(run["ok"].get<bool>());
