@@ -105,10 +105,27 @@ uint64_t render_graph_png(const GraphData& g, const Layout& l, const std::string
   cairo_select_font_face(c, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
   const double fs = std::max(10.0, n / 120.0);
   cairo_set_font_size(c, fs);
-  for (size_t i = 0; i < g.layers.size(); ++i) {
-    if (l.lr[i] <= 0) continue;
+  // Layer names, the biggest layers first; a name that would overlap one already written
+  // is left out (the GraphML and GEXF have every layer).
+  std::vector<size_t> order;
+  for (size_t i = 0; i < g.layers.size(); ++i)
+    if (l.lr[i] > 0) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return l.lr[a] > l.lr[b]; });
+  struct Box {
+    double x0, y0, x1, y1;
+  };
+  std::vector<Box> placed;
+  for (size_t i : order) {
+    cairo_text_extents_t ext;
+    cairo_text_extents(c, g.layers[i].c_str(), &ext);
+    const double x = l.lx[i] * n - ext.width / 2, y = (l.ly[i] - l.lr[i]) * n - fs * 0.3;
+    const Box b{x - 2, y - ext.height - 2, x + ext.width + 2, y + 4};
+    bool clash = false;
+    for (const Box& o : placed) clash = clash || !(b.x1 < o.x0 || o.x1 < b.x0 || b.y1 < o.y0 || o.y1 < b.y0);
+    if (clash) continue;
+    placed.push_back(b);
     cairo_set_source_rgb(c, 1, 1, 1);
-    cairo_move_to(c, l.lx[i] * n - fs * 0.3 * g.layers[i].size() / 2, (l.ly[i] - l.lr[i]) * n - fs * 0.3);
+    cairo_move_to(c, x, y);
     cairo_show_text(c, g.layers[i].c_str());
   }
   if (!o.title.empty()) {
