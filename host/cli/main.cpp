@@ -7,6 +7,9 @@
 //   tessera run model.tsx --device emu|emu-native|vlt|remote://HOST:PORT[/NAME] [--threads N] [--input name=file]...
 //               [--output name=file]... [--program NAME] [--report run.json]
 //   tessera train train.tsx --plan DIR | --seed S [...]   (host/cli/train.h, docs/training.md)
+//   tessera profile model.tsx [--device emu] [--program NAME] -o trace.json  (inspect.h, docs/profiling.md)
+//   tessera view model.tsx -o view.png|view.svg [--json view.json]
+//   tessera graph model.tsx -o graph.png|graph.graphml|graph.gexf ...
 // Every error is caught and printed as "tessera: error: ..." with exit status 1 (2 for a bad
 // command line); nothing aborts.
 #include <cstdio>
@@ -16,6 +19,7 @@
 
 #include "cli.h"
 #include "compile_train.h"
+#include "inspect.h"
 #include "open_device.h"
 #include "paths.h"
 #include "train.h"
@@ -69,6 +73,12 @@ int main(int argc, char** argv) {
 
   TrainArgs t;
   CLI::App* train_cmd = add_train_command(app, t);
+  ProfileArgs pa;
+  CLI::App* profile_cmd = add_profile_command(app, pa);
+  ViewArgs va;
+  CLI::App* view_cmd = add_view_command(app, va);
+  GraphArgs ga;
+  CLI::App* graph_cmd = add_graph_command(app, ga);
 
   try {
     app.parse(argc, argv);
@@ -83,6 +93,9 @@ int main(int argc, char** argv) {
     }
     if (*run_cmd) return run(r);
     if (*train_cmd) return train(t);
+    if (*profile_cmd) return profile(pa);
+    if (*view_cmd) return view(va);
+    if (*graph_cmd) return graph(ga);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tessera: error: %s\n", e.what());
     return 1;

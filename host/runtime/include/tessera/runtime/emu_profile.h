@@ -20,7 +20,7 @@ inline std::function<std::vector<SuperstepCycles>()> emu_profile_source(const em
     std::vector<SuperstepCycles> out;
     if (m.mode() != emu::Mode::kIss) return out;
     for (const emu::SuperstepProfile& p : m.profile())
-      out.push_back({p.superstep, p.kind, p.compute_cycles, p.exchange_cycles, p.exchange_words});
+      out.push_back({p.superstep, p.kind, p.compute_cycles, p.exchange_cycles, p.exchange_words, p.tile_cycles});
     return out;
   };
 }

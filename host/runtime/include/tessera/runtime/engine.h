@@ -39,6 +39,7 @@ struct SuperstepCycles {
   uint64_t compute_cycles = 0;
   uint64_t exchange_cycles = 0;
   uint64_t exchange_words = 0;
+  std::vector<uint32_t> tile_cycles;  // each tile's compute cycles (empty if the device has none)
 };
 
 // What one run() did.

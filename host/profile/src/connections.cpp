@@ -1,0 +1,142 @@
+// read_graph: vertices from the tile tables, edges from their state records' pointers.
+#include "tessera/profile/connections.h"
+
+#include <algorithm>
+#include <map>
+
+#include "codelets/codelets.h"
+
+namespace tessera::profile {
+
+namespace {
+
+struct Codelet {
+  const char* name;
+  const char* signature;
+};
+constexpr Codelet kCodelets[] = {
+#define TESSERA_VIZ_CODELET(name, sig) {#name, sig},
+    TESSERA_CODELETS(TESSERA_VIZ_CODELET)
+#undef TESSERA_VIZ_CODELET
+};
+
+std::vector<uint8_t> parse_fields(const std::string& sig) {
+  std::vector<uint8_t> f;
+  size_t i = 0;
+  while (i <= sig.size() && !sig.empty()) {
+    size_t j = sig.find(',', i);
+    if (j == std::string::npos) j = sig.size();
+    std::string field = sig.substr(i, j - i);
+    while (!field.empty() && field.front() == ' ') field.erase(field.begin());
+    const bool ptr = field.find('*') != std::string::npos;
+    f.push_back(!ptr ? 0 : field.rfind("const ", 0) == 0 ? 1 : 2);
+    i = j + 1;
+  }
+  return f;
+}
+
+// A tile's tensor intervals by start address, for address lookups.
+struct Span {
+  uint32_t begin, end, tensor, interval;
+};
+
+}  // namespace
+
+const std::vector<std::vector<uint8_t>>& codelet_fields() {
+  static const std::vector<std::vector<uint8_t>> fields = [] {
+    std::vector<std::vector<uint8_t>> f;
+    for (const Codelet& c : kCodelets) f.push_back(parse_fields(c.signature));
+    return f;
+  }();
+  return fields;
+}
+
+std::string codelet_name(uint32_t codelet) {
+  return codelet < std::size(kCodelets) ? kCodelets[codelet].name : "codelet " + std::to_string(codelet);
+}
+
+GraphData read_graph(const ExeImage& image) {
+  const exe::Executable& e = image.exe();
+  GraphData g;
+  g.tiles = e.tiles;
+  g.layers = e.layer_names;
+  const uint32_t no_layer = static_cast<uint32_t>(g.layers.size());
+  g.layers.push_back("(other)");  // tensors no vertex touches (stream buffers), vertices with no layer
+
+  std::vector<std::vector<Span>> spans(e.tiles);
+  for (uint32_t t = 0; t < e.tensors.size(); ++t) {
+    const exe::Tensor& x = e.tensors[t];
+    const uint32_t eb = exe::dtype_bytes(x.dtype);
+    for (uint32_t i = 0; i < x.intervals.size(); ++i) {
+      const exe::Interval& iv = x.intervals[i];
+      if (iv.tile < e.tiles) spans[iv.tile].push_back({iv.addr, iv.addr + iv.count * eb, t, i});
+    }
+  }
+  for (auto& s : spans) std::sort(s.begin(), s.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+
+  // The debug map's layers per (compute set, tile), in table order.
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> origin;
+  for (const exe::VertexOrigin& v : e.vertices) origin[{v.compute_set, v.tile}].push_back(v.layer);
+
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> region_id;
+  const auto& fields = codelet_fields();
+  for (uint32_t cs = 0; cs < image.compute_sets(); ++cs) {
+    for (uint32_t tile = 0; tile < e.tiles; ++tile) {
+      const std::vector<ExeImage::Vertex> vs = image.vertices(tile, cs);
+      const auto o = origin.find({cs, tile});
+      for (size_t k = 0; k < vs.size(); ++k) {
+        const uint32_t v = static_cast<uint32_t>(g.vertex_tile.size());
+        uint32_t layer = no_layer;
+        if (o != origin.end() && o->second.size() == vs.size() && o->second[k] < no_layer) layer = o->second[k];
+        g.vertex_tile.push_back(tile);
+        g.vertex_cs.push_back(cs);
+        g.vertex_layer.push_back(layer);
+        g.vertex_codelet.push_back(static_cast<uint16_t>(vs[k].codelet));
+        if (vs[k].codelet >= fields.size())
+          throw ProfileError("tile " + std::to_string(tile) + " compute set " + std::to_string(cs) + ": codelet index " +
+                             std::to_string(vs[k].codelet) + " is not in this build's table");
+        const auto& f = fields[vs[k].codelet];
+        for (uint32_t w = 0; w < f.size(); ++w) {
+          if (!f[w]) continue;
+          const uint32_t addr = image.word(tile, vs[k].state + 4 * w);
+          const auto& sp = spans[tile];
+          auto it = std::upper_bound(sp.begin(), sp.end(), addr, [](uint32_t a, const Span& s) { return a < s.begin; });
+          // The memory planner lets tensors with disjoint lifetimes share addresses: of the
+          // tensors holding the address, take one named after the vertex's layer, else the
+          // one starting nearest below it.
+          const Span* hit = nullptr;
+          bool named = false;
+          const std::string& lname = layer < no_layer ? g.layers[layer] : std::string();
+          for (int back = 0; it != sp.begin() && back < 64 && !named; ++back) {
+            --it;
+            if (addr >= it->end) continue;
+            named = !lname.empty() && e.tensors[it->tensor].name.rfind(lname, 0) == 0;
+            if (!hit || named) hit = &*it;
+          }
+          if (!hit) {
+            ++g.unresolved;
+            continue;
+          }
+          auto [r, fresh] = region_id.try_emplace({hit->tensor, hit->interval}, static_cast<uint32_t>(g.regions.size()));
+          if (fresh) {
+            g.regions.push_back({hit->tensor, hit->interval});
+            g.region_layer.push_back(UINT32_MAX);
+          }
+          const uint32_t rid = r->second;
+          // A region takes its first writer's layer; a read-only region its first reader's.
+          if (f[w] == 2 && (g.region_layer[rid] == UINT32_MAX || g.region_layer[rid] >= (1u << 31)))
+            g.region_layer[rid] = layer;
+          else if (g.region_layer[rid] == UINT32_MAX)
+            g.region_layer[rid] = layer | (1u << 31);  // provisional (a reader's)
+          g.edge_vertex.push_back(v);
+          g.edge_region.push_back(rid);
+          g.edge_write.push_back(f[w] == 2);
+        }
+      }
+    }
+  }
+  for (uint32_t& l : g.region_layer) l &= ~(1u << 31);
+  return g;
+}
+
+}  // namespace tessera::profile
