@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   RunArgs r;
   CLI::App* run_cmd = app.add_subcommand("run", "load an executable onto a device and run a program");
   run_cmd->add_option("model", r.model, "the executable (.tsx)")->required();
-  add_device_options(run_cmd, r.device, r.token_file,
+  add_device_options(run_cmd, r.device, r.remote,
                      "the device: emu (instruction-set simulator, cycles), emu-native (fast), vlt (the RTL, "
                      "verilated: targets tiny and small) or a tessera-devd's");
   run_cmd->add_option("--threads", r.threads, "host threads for the emulator")->check(CLI::Range(1u, 1024u));
