@@ -3,6 +3,7 @@
 // server. Each test opens its own device from the URI and configures it like the CLI does.
 #pragma once
 
+#include <cctype>
 #include <memory>
 #include <string>
 #include <vector>
