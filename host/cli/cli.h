@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "open_device.h"
 #include "tessera/exe/executable.h"
 #include "tessera/graph/graph.h"
 #include "tessera/passes/passes.h"
@@ -18,7 +19,7 @@ namespace tessera::cli {
 struct RunArgs {
   std::string model;
   std::string device = "emu";              // a registry URI: emu (ISS) | emu-native | vlt | card-sim | xrt[:N] | remote://...
-  std::string token_file;                  // remote devices: the server's token
+  RemoteFiles remote;                      // remote devices: the server's token, TLS trust
   std::string xclbin;                      // --device xrt: the card's xclbin
   unsigned threads = 1;
   std::vector<std::string> inputs;         // name=file.bin

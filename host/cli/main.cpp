@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   RunArgs r;
   CLI::App* run_cmd = app.add_subcommand("run", "load an executable onto a device and run a program");
   run_cmd->add_option("model", r.model, "the executable (.tsx)")->required();
-  add_device_options(run_cmd, r.device, r.token_file,
+  add_device_options(run_cmd, r.device, r.remote,
                      "the device: emu (instruction-set simulator, cycles), emu-native (fast), vlt (the RTL, "
                      "verilated: targets tiny and small), card-sim (an Alveo card simulated: the verilated kernel, the "
                      "data movers, card memory), xrt[:INDEX] (an Alveo card through XRT, with --xclbin) or a "

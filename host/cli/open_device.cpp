@@ -8,7 +8,8 @@
 
 namespace tessera::cli {
 
-void add_device_options(CLI::App* cmd, std::string& device, std::string& token_file, const std::string& help) {
+void add_device_options(CLI::App* cmd, std::string& device, RemoteFiles& remote,
+                        const std::string& help) {
   cmd->add_option("--device", device, help + " (devices: " + registry::usages() + ")")
       ->check(CLI::Validator(
           [](std::string& uri) -> std::string {
@@ -20,16 +21,22 @@ void add_device_options(CLI::App* cmd, std::string& device, std::string& token_f
             return {};
           },
           "URI", "device URI"));
-  cmd->add_option("--token-file", token_file,
-                  "remote devices: the file holding tessera-devd's token (default: $TESSERA_DEVD_TOKEN_FILE)");
+  cmd->add_option(
+      "--token-file", remote.token_file,
+      "remote devices: the file holding tessera-devd's token (default: $TESSERA_DEVD_TOKEN_FILE)");
+  cmd->add_option("--tls-ca", remote.tls_ca,
+                  "remote devices over TLS: the certificate (or CA) to trust, PEM (default: "
+                  "$TESSERA_DEVD_TLS_CA; "
+                  "neither: plain TCP)");
 }
 
-std::unique_ptr<device::Device> open_device(const std::string& uri, const exe::Executable& e, unsigned threads,
-                                            const std::string& token_file, const std::string& xclbin) {
+std::unique_ptr<device::Device> open_device(const std::string& uri, const exe::Executable& e,
+                                            unsigned threads, const RemoteFiles& remote, const std::string& xclbin) {
   registry::Options o;
   o.threads = threads;
   o.console = stderr;  // stdout stays free for data
-  o.token_file = token_file;
+  o.token_file = remote.token_file;
+  o.tls_ca_file = remote.tls_ca;
   o.xclbin = xclbin;
   std::unique_ptr<device::Device> d;
   try {

@@ -72,7 +72,7 @@ int run(const RunArgs& a) {
     throw std::runtime_error(a.model + ": no program '" + a.program + "' (programs: " + (known.empty() ? "none" : known) +
                              ")");
   }
-  const std::unique_ptr<device::Device> device = open_device(a.device, e, a.threads, a.token_file, a.xclbin);
+  const std::unique_ptr<device::Device> device = open_device(a.device, e, a.threads, a.remote, a.xclbin);
   runtime::EngineOptions opts;
   opts.progress = note;
   opts.profile_source = registry::profile_source(*device);

@@ -129,7 +129,7 @@ CLI::App* add_train_command(CLI::App& app, TrainArgs& t) {
   c->add_option("--epochs", t.epochs, "epochs of a generated plan (default 15)")->needs(seed)->check(CLI::Range(1u, 100000u));
   c->add_option("--shift", t.shift, "max |dx|, |dy| of a generated plan (default 2; 0: none)")->needs(seed)->check(CLI::Range(0, 127));
   c->add_option("--export-plan", t.export_plan, "write the generated plan to this directory")->needs(seed);
-  add_device_options(c, t.device, t.token_file,
+  add_device_options(c, t.device, t.remote,
                      "the device: emu-native (fast, default), emu (instruction-set simulator) or a tessera-devd's");
   c->add_option("--threads", t.threads, "host threads for the emulator")->check(CLI::Range(1u, 1024u));
   c->add_option("--save", t.save, "write the trained parameters here (w1.f32, b1.f32, ...: the plan layout)");
@@ -289,7 +289,7 @@ int train(const TrainArgs& a) {
                              ") is not a multiple of " + a.model + "'s " + std::to_string(steps_per_run) +
                              " steps per run of 'train' (compile with --steps-per-sync dividing it, or change --max-steps)");
 
-  auto machine = open_device(a.device, e, a.threads, a.token_file);
+  auto machine = open_device(a.device, e, a.threads, a.remote);
   runtime::EngineOptions opts;
   opts.progress = note;
   opts.progress_interval = std::chrono::milliseconds(10000);

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "open_device.h"
+
 namespace CLI {
 class App;
 }
@@ -20,7 +22,7 @@ struct TrainArgs {
   int shift = 2;                           // with --seed: max |dx|, |dy|
   std::string export_plan;                 // with --seed: write the generated plan here
   std::string device = "emu-native";       // a registry URI: emu-native | emu | remote://...
-  std::string token_file;                  // remote devices: the server's token
+  RemoteFiles remote;                      // remote devices: the server's token, TLS trust
   unsigned threads = 1;
   std::string save;                        // trained parameters, w1.f32 .. (plan layout)
   std::string onnx;                        // trained model as ONNX

@@ -8,8 +8,8 @@
 #include <map>
 #include <random>
 
-#include "tessera/device/dma_chunks.h"
 #include "tessera/devd/protocol.h"
+#include "tessera/device/dma_chunks.h"
 
 namespace tessera::devd {
 namespace {
@@ -17,7 +17,8 @@ namespace {
 using ::testing::HasSubstr;
 
 std::span<const std::byte> body_of(const std::vector<std::byte>& frame) {
-  EXPECT_EQ(frame_length(std::span<const std::byte, kFrameHeader>(frame.data(), kFrameHeader), kDefaultMaxFrame),
+  EXPECT_EQ(frame_length(std::span<const std::byte, kFrameHeader>(frame.data(), kFrameHeader),
+                         kDefaultMaxFrame),
             frame.size() - kFrameHeader);
   return std::span(frame).subspan(kFrameHeader);
 }
@@ -44,7 +45,8 @@ TEST(Codec, RequestsSurviveEncodeAndParse) {
   ASSERT_EQ(std::get<Regs>(r).ops.size(), 2u);
   EXPECT_EQ(std::get<Regs>(r).ops[1].kind, device::RegOp::kWrite);
   EXPECT_EQ(std::get<Regs>(r).ops[1].value, 0xdeadbeefu);
-  DmaWrite w{{{1, 0x1000, 8, 0}, {2, 0x2000, 4, 8}}, bytes({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})};
+  DmaWrite w{{{1, 0x1000, 8, 0}, {2, 0x2000, 4, 8}},
+             bytes({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})};
   r = parse_request(body_of(encode(Request{w})));
   const DmaWrite& w2 = std::get<DmaWrite>(r);
   ASSERT_EQ(w2.segments.size(), 2u);
@@ -73,19 +75,25 @@ TEST(Codec, FrameLengthsAreCheckedBeforeAnythingIsAllocated) {
     for (int i = 0; i < 4; ++i) h[i] = std::byte(n >> (8 * i));
     return h;
   };
-  EXPECT_THAT([&] { frame_length(header(0), 1000); }, ::testing::ThrowsMessage<ProtocolError>(HasSubstr("empty")));
+  EXPECT_THAT([&] { frame_length(header(0), 1000); },
+              ::testing::ThrowsMessage<ProtocolError>(HasSubstr("empty")));
   EXPECT_THAT([&] { frame_length(header(1001), 1000); },
-              ::testing::ThrowsMessage<ProtocolError>(HasSubstr("1001 bytes announced, over the limit of 1000")));
+              ::testing::ThrowsMessage<ProtocolError>(
+                  HasSubstr("1001 bytes announced, over the limit of 1000")));
   EXPECT_THAT([&] { frame_length(header(0xffffffff), 1000); }, ::testing::Throws<ProtocolError>());
   EXPECT_EQ(frame_length(header(1000), 1000), 1000u);
   // The sender refuses to build a frame the peer would refuse.
-  EXPECT_THAT([] { encode(Request{Configure{"small", std::vector<std::byte>(2000)}}, 1000); },
-              ::testing::ThrowsMessage<ProtocolError>(HasSubstr("over the frame limit")));
+  EXPECT_THAT(
+      [] {
+        encode(Request{Configure{"small", std::vector<std::byte>(2000)}}, 1000);
+      },
+      ::testing::ThrowsMessage<ProtocolError>(HasSubstr("over the frame limit")));
 }
 
 TEST(Codec, MalformedMessagesNameTheField) {
   auto bad = [](std::vector<std::byte> body, const char* why) {
-    EXPECT_THAT([&] { parse_request(body); }, ::testing::ThrowsMessage<ProtocolError>(HasSubstr(why)));
+    EXPECT_THAT([&] { parse_request(body); },
+                ::testing::ThrowsMessage<ProtocolError>(HasSubstr(why)));
   };
   bad({}, "empty");
   bad(bytes({0x42}), "unknown type 66");
@@ -97,14 +105,19 @@ TEST(Codec, MalformedMessagesNameTheField) {
   bad(bytes({5, 0, 0x10, 0, 0}), "op count is 4096 but only 0 bytes are left");
   bad(bytes({5, 1, 0x10, 0, 0}), "op count is 4097, over its limit of 4096");
   bad(bytes({5, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0}), "op kind 2");
-  bad(bytes({6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 1, 2, 3}), "the segments move 8 bytes but the frame carries 3");
+  bad(bytes({6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 1, 2, 3}),
+      "the segments move 8 bytes but the frame carries 3");
   bad(bytes({6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}), "more than");
   bad(bytes({7, 0xff, 0xff, 0, 0}), "segment count is 65535 but only 0 bytes are left");
   bad(bytes({8, 1, 0, 0, 0}), "timeout needs 4 bytes");
   bad(bytes({4, 5, 0, 0, 0, 's', 'm', 'a', 'l', 'l'}), "no firmware");
-  EXPECT_THAT([] { parse_reply(bytes({0x05})); }, ::testing::ThrowsMessage<ProtocolError>(HasSubstr("is a request")));
-  EXPECT_THAT([] { parse_reply(bytes({0xff, 9, 0, 0, 0, 0})); },
-              ::testing::ThrowsMessage<ProtocolError>(HasSubstr("unknown error code 9")));
+  EXPECT_THAT([] { parse_reply(bytes({0x05})); },
+              ::testing::ThrowsMessage<ProtocolError>(HasSubstr("is a request")));
+  EXPECT_THAT(
+      [] {
+        parse_reply(bytes({0xff, 9, 0, 0, 0, 0}));
+      },
+      ::testing::ThrowsMessage<ProtocolError>(HasSubstr("unknown error code 9")));
 }
 
 TEST(Codec, RandomBytesNeverCrashTheParser) {
@@ -146,20 +159,23 @@ TEST(DmaChunks, CoverExactlyTheBytesOfTheWholeList) {
     uint64_t host = 0;
     for (int i = 0, n = 1 + rng() % 8; i < n; ++i) {
       const uint32_t bytes = static_cast<uint32_t>(4 * (rng() % 300));
-      segs.push_back({static_cast<uint32_t>(rng() % 4), static_cast<uint32_t>(0x1000 + 4 * (rng() % 1000)), bytes, host});
+      segs.push_back({static_cast<uint32_t>(rng() % 4),
+                      static_cast<uint32_t>(0x1000 + 4 * (rng() % 1000)), bytes, host});
       host += bytes + 4 * (rng() % 3);
     }
     const uint64_t max = 4 + rng() % 600;
     // Independent reference: each (tile, address) -> host offset, byte by byte.
     std::map<std::pair<uint32_t, uint64_t>, uint64_t> want, got;
     for (const auto& s : segs)
-      for (uint32_t b = 0; b < s.bytes; ++b) want[{s.tile, uint64_t{s.addr} + b}] = s.host_offset + b;
+      for (uint32_t b = 0; b < s.bytes; ++b)
+        want[{s.tile, uint64_t{s.addr} + b}] = s.host_offset + b;
     for (const auto& c : device::dma_chunks(segs, max)) {
       EXPECT_LE(device::dma_bytes(c), max & ~uint64_t{3}) << "seed " << seed;
       EXPECT_FALSE(c.empty());
       for (const auto& s : c) {
         EXPECT_EQ(s.bytes % 4, 0u);
-        for (uint32_t b = 0; b < s.bytes; ++b) got[{s.tile, uint64_t{s.addr} + b}] = s.host_offset + b;
+        for (uint32_t b = 0; b < s.bytes; ++b)
+          got[{s.tile, uint64_t{s.addr} + b}] = s.host_offset + b;
       }
     }
     ASSERT_EQ(got, want) << "seed " << seed;

@@ -4,10 +4,9 @@
 // client's logits and predictions must be bit-identical to the local emulator's on the same
 // slice, and none may be lost. Printed beside the local device: throughput, and the latency
 // a host sync gains over the network.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <bit>
 #include <cstring>
@@ -32,7 +31,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr uint32_t kBatch = 40, kBatches = 10, kImages = kBatch * kBatches;  // one run: 400 digits
-constexpr uint32_t kSlices = 5;                                               // the 2,000 test digits
+constexpr uint32_t kSlices = 5;  // the 2,000 test digits
 constexpr int kClients = 4, kRunsPerClient = 3;
 constexpr const char* kToken = "load-test-token-0123456789abcdef";
 
@@ -60,7 +59,8 @@ struct Result {
 // A loaded Engine on a device, running slices of the test digits.
 class Client {
  public:
-  Client(device::Device& d, const exe::Executable& e, const data::Dataset& test) : engine_(d, e), test_(test) {
+  Client(device::Device& d, const exe::Executable& e, const data::Dataset& test)
+      : engine_(d, e), test_(test) {
     d.configure(e.target, std::as_bytes(std::span(e.firmware)));
     engine_.load();
     engine_.connect_stream("x", std::span(x_));
@@ -80,7 +80,8 @@ class Client {
  private:
   runtime::Engine engine_;
   const data::Dataset& test_;
-  std::vector<float> x_ = std::vector<float>(size_t{kImages} * 784), logits_ = std::vector<float>(size_t{kImages} * 10);
+  std::vector<float> x_ = std::vector<float>(size_t{kImages} * 784),
+                     logits_ = std::vector<float>(size_t{kImages} * 10);
   std::vector<uint32_t> preds_ = std::vector<uint32_t>(kImages);
 };
 
@@ -104,7 +105,8 @@ TEST(DevdLoad, ParallelClientsGetTheLocalEmulatorsBits) {
   }
 
   // The server.
-  const auto dir = std::filesystem::temp_directory_path() / ("tessera-devd-load-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("tessera-devd-load-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string token_file = (dir / "token").string();
   std::ofstream(token_file) << kToken << "\n";
@@ -130,7 +132,8 @@ TEST(DevdLoad, ParallelClientsGetTheLocalEmulatorsBits) {
     round_trip = std::chrono::duration<double>(Clock::now() - r0).count() / 1000;
     c.run(0);
     const auto t0 = Clock::now();
-    for (uint32_t s = 0; s < kSlices; ++s) EXPECT_EQ(c.run(s).logits, want[s].logits) << "slice " << s;
+    for (uint32_t s = 0; s < kSlices; ++s)
+      EXPECT_EQ(c.run(s).logits, want[s].logits) << "slice " << s;
     remote_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   }
 
@@ -168,17 +171,22 @@ TEST(DevdLoad, ParallelClientsGetTheLocalEmulatorsBits) {
   EXPECT_EQ(mismatches, 0) << "results that differ from the local emulator's";
   EXPECT_EQ(server.leases_held(), 0u);
 
-  const double local_ips = kSlices * kImages / local_seconds, remote_ips = kSlices * kImages / remote_seconds;
+  const double local_ips = kSlices * kImages / local_seconds,
+               remote_ips = kSlices * kImages / remote_seconds;
   const double parallel_ips = kClients * kRunsPerClient * kImages / parallel_seconds;
-  std::printf("load test: mnist-mlp, %u digits and %u host syncs per run, emu-native devices\n", kImages, syncs);
+  std::printf("load test: mnist-mlp, %u digits and %u host syncs per run, emu-native devices\n",
+              kImages, syncs);
   std::printf("  local emu-native, 1 client:        %7.0f images/s, %.2f ms per run\n", local_ips,
               1e3 * local_seconds / kSlices);
   std::printf("  remote loopback, 1 client:         %7.0f images/s, %.2f ms per run\n", remote_ips,
               1e3 * remote_seconds / kSlices);
-  std::printf("  remote loopback, %d clients, 2 devices: %7.0f images/s (%d runs, all bit-identical)\n", kClients,
-              parallel_ips, runs_done);
-  std::printf("  added latency per host sync: %.1f us (3 round trips: wait, DMA, doorbell; one round trip %.1f us)\n",
-              1e6 * (remote_seconds - local_seconds) / kSlices / syncs, 1e6 * round_trip);
+  std::printf(
+      "  remote loopback, %d clients, 2 devices: %7.0f images/s (%d runs, all bit-identical)\n",
+      kClients, parallel_ips, runs_done);
+  std::printf(
+      "  added latency per host sync: %.1f us (3 round trips: wait, DMA, doorbell; one round trip "
+      "%.1f us)\n",
+      1e6 * (remote_seconds - local_seconds) / kSlices / syncs, 1e6 * round_trip);
 }
 
 }  // namespace

@@ -3,13 +3,14 @@
 // client killed in the middle of a DMA, a queue that times out. Each gets an error and a
 // closed connection, no lease is leaked, and a well-behaved client on the same server runs
 // MatVec16 correctly (against its reference) through it all.
+#include "tessera/devd/server.h"
+
 #include <arpa/inet.h>
+#include <gmock/gmock.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gmock/gmock.h>
 
 #include <filesystem>
 #include <fstream>
@@ -20,7 +21,6 @@
 #include "tessera/arch/device_regs.h"
 #include "tessera/arch/tile_map.h"
 #include "tessera/devd/protocol.h"
-#include "tessera/devd/server.h"
 #include "tessera/registry/registry.h"
 #include "tessera/runtime/engine.h"
 #include "to_executable.h"
@@ -36,7 +36,8 @@ constexpr const char* kToken = "server-test-token-0123456789";
 class DevdServer : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir = std::filesystem::temp_directory_path() / ("tessera-devd-server-test-" + std::to_string(::getpid()));
+    dir = std::filesystem::temp_directory_path() /
+          ("tessera-devd-server-test-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     token_file = (dir / "token").string();
     std::ofstream(token_file) << kToken << "\n";
@@ -49,6 +50,12 @@ class DevdServer : public ::testing::Test {
     o.frame_timeout = 500ms;
     o.idle_timeout = 2000ms;
     o.log = nullptr;
+    if (tls()) {
+      cert = (dir / "cert.pem").string();
+      make_certificate(cert, (dir / "key.pem").string(), "127.0.0.1");
+      o.tls_cert = cert;
+      o.tls_key = (dir / "key.pem").string();
+    }
     server = std::make_unique<devd::Server>(o);
     thread = std::thread([this] { server->run(); });
   }
@@ -59,11 +66,24 @@ class DevdServer : public ::testing::Test {
   }
 
   std::string uri(const std::string& name = "") const {
-    return "remote://127.0.0.1:" + std::to_string(server->port()) + (name.empty() ? "" : "/" + name);
+    return "remote://127.0.0.1:" + std::to_string(server->port()) +
+           (name.empty() ? "" : "/" + name);
   }
-  std::unique_ptr<device::Device> open(const std::string& name = "", std::chrono::milliseconds lease = 10s) {
+  virtual bool tls() const { return false; }
+  // A self-signed certificate for `ip` (its subjectAltName), made by the openssl command.
+  static void make_certificate(const std::string& cert, const std::string& key,
+                               const std::string& ip) {
+    const std::string cmd = "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=" + ip +
+                            " -addext subjectAltName=IP:" + ip + " -keyout " + key + " -out " +
+                            cert + " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+  std::unique_ptr<device::Device> open(const std::string& name = "",
+                                       std::chrono::milliseconds lease = 10s,
+                                       const std::string& ca = "") {
     registry::Options o;
     o.token_file = token_file;
+    o.tls_ca_file = ca.empty() ? cert : ca;
     o.lease_timeout = lease;
     return registry::open(uri(name), o);
   }
@@ -88,7 +108,7 @@ class DevdServer : public ::testing::Test {
   }
 
   std::filesystem::path dir;
-  std::string token_file;
+  std::string token_file, cert;  // cert: the server's, when tls()
   std::unique_ptr<devd::Server> server;
   std::thread thread;
 };
@@ -111,7 +131,9 @@ class Raw {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
   }
-  void send(std::span<const std::byte> b) { ASSERT_EQ(::send(fd_, b.data(), b.size(), MSG_NOSIGNAL), ssize_t(b.size())); }
+  void send(std::span<const std::byte> b) {
+    ASSERT_EQ(::send(fd_, b.data(), b.size(), MSG_NOSIGNAL), ssize_t(b.size()));
+  }
   void send(const devd::Request& r) { send(devd::encode(r, 0xffffffffu)); }
   // The next reply, or nothing if the server closed the connection.
   std::optional<devd::Reply> receive() {
@@ -154,7 +176,8 @@ devd::ErrorCode error_code(const std::optional<devd::Reply>& r) {
 
 TEST_F(DevdServer, GarbageGetsAnErrorAndAClosedConnection) {
   Raw raw(server->port());
-  const std::string http = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";  // "GET " = 542393671 bytes announced
+  const std::string http =
+      "GET / HTTP/1.1\r\nHost: x\r\n\r\n";  // "GET " = 542393671 bytes announced
   raw.send(std::as_bytes(std::span(http)));
   const auto r = raw.receive();
   EXPECT_EQ(error_code(r), devd::ErrorCode::kProtocol);
@@ -167,7 +190,8 @@ TEST_F(DevdServer, GarbageGetsAnErrorAndAClosedConnection) {
 TEST_F(DevdServer, AMalformedBodyGetsAnErrorAndAClosedConnection) {
   Raw raw(server->port());
   raw.hello();
-  const std::vector<std::byte> junk{std::byte{1}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0x42}};
+  const std::vector<std::byte> junk{std::byte{1}, std::byte{0}, std::byte{0}, std::byte{0},
+                                    std::byte{0x42}};
   raw.send(junk);  // a 1-byte frame: type 0x42
   EXPECT_EQ(error_code(raw.receive()), devd::ErrorCode::kProtocol);
   EXPECT_TRUE(raw.closed_by_server());
@@ -178,7 +202,8 @@ TEST_F(DevdServer, AnOversizedFrameIsRefusedFromItsHeader) {
   Raw raw(server->port());
   raw.hello();
   const uint32_t n = (1u << 20) + 1;
-  const std::vector<std::byte> h{std::byte(n), std::byte(n >> 8), std::byte(n >> 16), std::byte(n >> 24)};
+  const std::vector<std::byte> h{std::byte(n), std::byte(n >> 8), std::byte(n >> 16),
+                                 std::byte(n >> 24)};
   raw.send(h);  // no body follows: the header alone is refused
   const auto r = raw.receive();
   EXPECT_EQ(error_code(r), devd::ErrorCode::kProtocol);
@@ -203,7 +228,8 @@ TEST_F(DevdServer, AWrongTokenIsRefused) {
   }
   // Through the registry: an error naming the refusal.
   std::ofstream(token_file) << "a-wrong-token-of-enough-length\n";
-  EXPECT_THAT([&] { open(); }, ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("wrong token")));
+  EXPECT_THAT([&] { open(); },
+              ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("wrong token")));
   EXPECT_EQ(server->stats().auth_failures, 3u);
   EXPECT_EQ(server->leases_held(), 0u);
 }
@@ -276,7 +302,8 @@ TEST_F(DevdServer, LeasesAreExclusiveAndOthersQueueWithATimeout) {
   EXPECT_EQ(server->leases_held(), 1u);
   // Another client for emu0 waits 300 ms and is told the device stayed busy.
   const auto t0 = std::chrono::steady_clock::now();
-  EXPECT_THAT([&] { open("emu0", 300ms); }, ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("stayed leased")));
+  EXPECT_THAT([&] { open("emu0", 300ms); },
+              ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("stayed leased")));
   EXPECT_GE(std::chrono::steady_clock::now() - t0, 300ms);
   // Any free device: emu1.
   run_matvec();
@@ -289,19 +316,58 @@ TEST_F(DevdServer, LeasesAreExclusiveAndOthersQueueWithATimeout) {
   release.join();
   EXPECT_TRUE(leases_become(0));
   // An unknown device is named.
-  EXPECT_THAT([&] { open("emu7"); }, ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("no device 'emu7' (devices: emu0, emu1)")));
+  EXPECT_THAT([&] { open("emu7"); }, ::testing::ThrowsMessage<device::DeviceError>(
+                                         HasSubstr("no device 'emu7' (devices: emu0, emu1)")));
 }
 
 TEST_F(DevdServer, DeviceErrorsKeepTheConnection) {
   auto d = open();
   // Not configured yet: the device refuses, the connection stays.
-  EXPECT_THAT([&] { d->read_reg(0); }, ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("not configured")));
+  EXPECT_THAT([&] { d->read_reg(0); },
+              ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("not configured")));
   d->configure("small", std::as_bytes(std::span(firmware_bytes())));
   EXPECT_EQ(d->read_reg(0), 0x54535241u);  // ID
   const device::DmaSegment outside{0, 0xfff00000, 4, 0};
   std::vector<std::byte> b(4);
-  EXPECT_THAT([&] { d->dma_read(std::span(&outside, 1), b); }, ::testing::Throws<device::DeviceError>());
+  EXPECT_THAT([&] { d->dma_read(std::span(&outside, 1), b); },
+              ::testing::Throws<device::DeviceError>());
   EXPECT_EQ(d->read_reg(0), 0x54535241u);
+}
+
+// TLS: the client trusts the server's certificate and checks its address against it; a
+// plain client, and a client trusting another certificate, are refused.
+class DevdTls : public DevdServer {
+ protected:
+  bool tls() const override { return true; }
+};
+
+TEST_F(DevdTls, ATrustingClientRunsOverTls) {
+  run_matvec();
+  run_matvec("emu1");
+  EXPECT_EQ(server->stats().auth_failures, 0u);
+  EXPECT_TRUE(leases_become(0));
+}
+
+TEST_F(DevdTls, PlainAndUntrustingClientsAreRefused) {
+  // Plain TCP against TLS: the server closes; the client names the lost connection.
+  {
+    registry::Options o;
+    o.token_file = token_file;
+    o.io_timeout = 3s;
+    EXPECT_THAT([&] { registry::open(uri(), o); }, ::testing::Throws<std::exception>());
+  }
+  // A client that trusts another certificate.
+  const std::string other = (dir / "other.pem").string();
+  make_certificate(other, (dir / "other-key.pem").string(), "127.0.0.1");
+  EXPECT_THAT([&] { open("", 10s, other); },
+              ::testing::ThrowsMessage<std::runtime_error>(HasSubstr("TLS handshake failed")));
+  // A certificate for another address.
+  const std::string wrong = (dir / "wrong.pem").string();
+  make_certificate(wrong, (dir / "wrong-key.pem").string(), "10.1.2.3");
+  EXPECT_THAT([&] { open("", 10s, wrong); },
+              ::testing::ThrowsMessage<std::runtime_error>(HasSubstr("TLS handshake failed")));
+  EXPECT_EQ(server->leases_held(), 0u);
+  run_matvec();
 }
 
 }  // namespace

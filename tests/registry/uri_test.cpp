@@ -28,7 +28,8 @@ TEST(Uri, RemoteTakesHostPortAndName) {
 TEST(Uri, MalformedRemoteUrisNameWhatIsWrong) {
   auto bad = [](const char* uri, const char* why) {
     EXPECT_THAT([&] { parse_remote(parse_uri(uri)); },
-                ::testing::ThrowsMessage<std::invalid_argument>(AllOf(HasSubstr(std::string("'") + uri + "'"), HasSubstr(why))))
+                ::testing::ThrowsMessage<std::invalid_argument>(
+                    AllOf(HasSubstr(std::string("'") + uri + "'"), HasSubstr(why))))
         << uri;
   };
   bad("remote://", "no host and port");
@@ -45,13 +46,19 @@ TEST(Uri, MalformedRemoteUrisNameWhatIsWrong) {
 }
 
 TEST(Uri, EmptyOddAndUnknownDevicesAreRefused) {
-  EXPECT_THAT([] { check_uri(""); }, ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("empty")));
-  EXPECT_THAT([] { check_uri("emu native"); }, ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("a space")));
-  EXPECT_THAT([] { check_uri("://x"); }, ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("SCHEME://")));
-  EXPECT_THAT([] { check_uri("gpu"); }, ::testing::ThrowsMessage<std::invalid_argument>(
-                                            AllOf(HasSubstr("unknown device 'gpu'"), HasSubstr("emu-native"))));
-  EXPECT_THAT([] { check_uri("emu://x"); }, ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("takes no address")));
-  EXPECT_THAT([] { open("xrt:0"); }, ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("unknown device 'xrt'")));
+  EXPECT_THAT([] { check_uri(""); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("empty")));
+  EXPECT_THAT([] { check_uri("emu native"); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("a space")));
+  EXPECT_THAT([] { check_uri("://x"); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("SCHEME://")));
+  EXPECT_THAT([] { check_uri("gpu"); },
+              ::testing::ThrowsMessage<std::invalid_argument>(
+                  AllOf(HasSubstr("unknown device 'gpu'"), HasSubstr("emu-native"))));
+  EXPECT_THAT([] { check_uri("emu://x"); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("takes no address")));
+  EXPECT_THAT([] { open("xrt:0"); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("unknown device 'xrt'")));
   EXPECT_NO_THROW(check_uri("emu"));
   EXPECT_NO_THROW(check_uri("emu-native"));
 }
@@ -79,7 +86,8 @@ TEST(Registry, ABackendRegistersInTheTable) {
   d->reg_batch(ops);
   EXPECT_EQ(ops[0].value, 42u);
   // A device configured when built refuses configure().
-  EXPECT_THAT([&] { d->configure("small", {}); }, ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("'small'")));
+  EXPECT_THAT([&] { d->configure("small", {}); },
+              ::testing::ThrowsMessage<device::DeviceError>(HasSubstr("'small'")));
 }
 
 }  // namespace

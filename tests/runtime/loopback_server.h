@@ -22,7 +22,8 @@ struct LoopbackServer {
   std::thread thread;
 
   LoopbackServer() {
-    const auto dir = std::filesystem::temp_directory_path() / ("tessera-devd-test-" + std::to_string(::getpid()));
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("tessera-devd-test-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     token_file = (dir / "token").string();
     {
@@ -50,7 +51,9 @@ inline LoopbackServer& loopback_server() {
   static LoopbackServer s;
   return s;
 }
-inline std::string remote_uri() { return "remote://127.0.0.1:" + std::to_string(loopback_server().server->port()); }
+inline std::string remote_uri() {
+  return "remote://127.0.0.1:" + std::to_string(loopback_server().server->port());
+}
 inline std::string loopback_token_file() { return loopback_server().token_file; }
 
 }  // namespace tessera::testing

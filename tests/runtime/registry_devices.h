@@ -3,6 +3,7 @@
 // server. Each test opens its own device from the URI and configures it like the CLI does.
 #pragma once
 
+#include <cctype>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,7 +37,8 @@ inline std::string remote_uri() { return "remote"; }
 
 // The device `param` names, configured as a machine of `target` with the build's firmware
 // (not configured if `target` is null).
-inline std::unique_ptr<device::Device> open_registry_device(const std::string& param, const char* target) {
+inline std::unique_ptr<device::Device> open_registry_device(const std::string& param,
+                                                            const char* target) {
   registry::Options o;
   std::string uri = param;
 #if TESSERA_HAVE_DEVD

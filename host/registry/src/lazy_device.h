@@ -23,21 +23,28 @@ class LazyDevice : public device::Device {
   void dma_write(std::span<const device::DmaSegment> s, std::span<const std::byte> host) override {
     inner().dma_write(s, host);
   }
-  void dma_read(std::span<const device::DmaSegment> s, std::span<std::byte> host) override { inner().dma_read(s, host); }
+  void dma_read(std::span<const device::DmaSegment> s, std::span<std::byte> host) override {
+    inner().dma_read(s, host);
+  }
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override {
     return inner().wait_event(mask, timeout);
   }
-  std::string error_detail() const override { return inner_ ? inner_->error_detail() : std::string(); }
+  std::string error_detail() const override {
+    return inner_ ? inner_->error_detail() : std::string();
+  }
 
   device::Device* inner_or_null() const { return inner_.get(); }
 
  protected:
   // The machine of `target` running `firmware`; throws DeviceError naming what is wrong.
-  virtual std::unique_ptr<device::Device> build(std::string_view target, std::span<const std::byte> firmware) = 0;
+  virtual std::unique_ptr<device::Device> build(std::string_view target,
+                                                std::span<const std::byte> firmware) = 0;
 
  private:
   device::Device& inner() {
-    if (!inner_) throw device::DeviceError(what_ + " is not configured yet: call configure(target, firmware) first");
+    if (!inner_)
+      throw device::DeviceError(what_ +
+                                " is not configured yet: call configure(target, firmware) first");
     return *inner_;
   }
   std::string what_;

@@ -1,9 +1,10 @@
 // The table of backends, keyed by scheme, and open() over it.
+#include "tessera/registry/registry.h"
+
 #include <mutex>
 #include <stdexcept>
 
 #include "emu_backend.h"
-#include "tessera/registry/registry.h"
 #include "tessera/runtime/emu_profile.h"
 
 namespace tessera::registry {
@@ -20,7 +21,8 @@ namespace {
 Factory bare(Factory f) {
   return [f = std::move(f)](const DeviceUri& u, const Options& o) {
     if (u.text != u.scheme)
-      throw std::invalid_argument("device '" + u.text + "': " + u.scheme + " takes no address (write '" + u.scheme + "')");
+      throw std::invalid_argument("device '" + u.text + "': " + u.scheme +
+                                  " takes no address (write '" + u.scheme + "')");
     return f(u, o);
   };
 }
@@ -29,11 +31,14 @@ struct Table {
   std::mutex mutex;
   std::vector<Backend> rows;
   Table() {
-    rows.push_back({"emu", "emu", "the emulator: instruction-set simulation with cycles", bare(make_emu)});
-    rows.push_back({"emu-native", "emu-native", "the emulator running the firmware as host code (same bits, faster)",
+    rows.push_back(
+        {"emu", "emu", "the emulator: instruction-set simulation with cycles", bare(make_emu)});
+    rows.push_back({"emu-native", "emu-native",
+                    "the emulator running the firmware as host code (same bits, faster)",
                     bare(make_emu)});
 #if TESSERA_HAVE_VLT
-    rows.push_back({"vlt", "vlt", "the Verilated RTL machine of the executable's target", bare(make_vlt)});
+    rows.push_back(
+        {"vlt", "vlt", "the Verilated RTL machine of the executable's target", bare(make_vlt)});
 #endif
 #if TESSERA_HAVE_CARD_SIM
     rows.push_back({"card-sim", "card-sim",
@@ -41,7 +46,8 @@ struct Table {
 #endif
     rows.push_back({"xrt", "xrt[:N]", "Alveo card N (default 0) through XRT, with an xclbin", make_xrt});
 #if TESSERA_HAVE_REMOTE
-    rows.push_back({"remote", "remote://HOST:PORT[/NAME]", "a device served by tessera-devd", make_remote});
+    rows.push_back(
+        {"remote", "remote://HOST:PORT[/NAME]", "a device served by tessera-devd", make_remote});
 #endif
   }
 };
@@ -82,9 +88,10 @@ Backend find_backend(const DeviceUri& uri) {
   for (const Backend& b : backends())
     if (b.scheme == uri.scheme) return b;
   std::string hint;
-  if (uri.scheme == "vlt") hint = " (this build has no Verilated machines: Verilator was not found or TESSERA_RTL is off)";
-  throw std::invalid_argument("device '" + uri.text + "': unknown device '" + uri.scheme + "'" + hint +
-                              " (devices: " + usages() + ")");
+  if (uri.scheme == "vlt")
+    hint = " (this build has no Verilated machines: Verilator was not found or TESSERA_RTL is off)";
+  throw std::invalid_argument("device '" + uri.text + "': unknown device '" + uri.scheme + "'" +
+                              hint + " (devices: " + usages() + ")");
 }
 
 }  // namespace

@@ -12,7 +12,9 @@ namespace {
   throw std::invalid_argument("device '" + std::string(uri) + "': " + why);
 }
 
-bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; }
+bool name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+}
 
 }  // namespace
 
@@ -32,7 +34,8 @@ DeviceUri parse_uri(std::string_view uri) {
   if (u.scheme.empty() || !std::isalpha(static_cast<unsigned char>(u.scheme[0])))
     bad(uri, "expected a device name or SCHEME://... (devices: " + usages() + ")");
   for (char c : u.scheme)
-    if (!name_char(c) && c != '+') bad(uri, "'" + u.scheme + "' is not a device name (devices: " + usages() + ")");
+    if (!name_char(c) && c != '+')
+      bad(uri, "'" + u.scheme + "' is not a device name (devices: " + usages() + ")");
   return u;
 }
 
@@ -44,7 +47,8 @@ RemoteAddress parse_remote(const DeviceUri& uri) {
   size_t host_end;
   if (r.front() == '[') {  // [IPv6]
     host_end = r.find(']');
-    if (host_end == std::string_view::npos) bad(uri.text, "'[' without ']' around an IPv6 address: " + form);
+    if (host_end == std::string_view::npos)
+      bad(uri.text, "'[' without ']' around an IPv6 address: " + form);
     a.host = std::string(r.substr(1, host_end - 1));
     ++host_end;
     for (char c : a.host)
@@ -60,10 +64,12 @@ RemoteAddress parse_remote(const DeviceUri& uri) {
   if (a.host.empty()) bad(uri.text, "empty host: " + form);
   if (host_end >= r.size() || r[host_end] != ':') bad(uri.text, "no port after the host: " + form);
   const size_t slash = r.find('/', host_end);
-  const std::string_view port = r.substr(host_end + 1, slash == std::string_view::npos ? std::string_view::npos
-                                                                                     : slash - host_end - 1);
+  const std::string_view port =
+      r.substr(host_end + 1,
+               slash == std::string_view::npos ? std::string_view::npos : slash - host_end - 1);
   unsigned long p = 0;
-  if (port.empty() || port.size() > 5) bad(uri.text, "port '" + std::string(port) + "' is not a number from 1 to 65535");
+  if (port.empty() || port.size() > 5)
+    bad(uri.text, "port '" + std::string(port) + "' is not a number from 1 to 65535");
   for (char c : port) {
     if (!std::isdigit(static_cast<unsigned char>(c)))
       bad(uri.text, "port '" + std::string(port) + "' is not a number from 1 to 65535");
@@ -73,9 +79,12 @@ RemoteAddress parse_remote(const DeviceUri& uri) {
   a.port = static_cast<uint16_t>(p);
   if (slash != std::string_view::npos) {
     a.name = std::string(r.substr(slash + 1));
-    if (a.name.empty() || a.name.size() > 64) bad(uri.text, "the device name after '/' must have 1 to 64 characters");
+    if (a.name.empty() || a.name.size() > 64)
+      bad(uri.text, "the device name after '/' must have 1 to 64 characters");
     for (char c : a.name)
-      if (!name_char(c)) bad(uri.text, "device name '" + a.name + "' may hold only letters, digits, '-', '_' and '.'");
+      if (!name_char(c))
+        bad(uri.text,
+            "device name '" + a.name + "' may hold only letters, digits, '-', '_' and '.'");
   }
   return a;
 }

@@ -10,15 +10,18 @@ namespace {
 
 class VltDevice final : public LazyDevice {
  public:
-  explicit VltDevice(const Options& options) : LazyDevice("the Verilated machine"), console_(options.console) {}
+  explicit VltDevice(const Options& options)
+      : LazyDevice("the Verilated machine"), console_(options.console) {}
 
  protected:
-  std::unique_ptr<device::Device> build(std::string_view target, std::span<const std::byte> firmware) override {
+  std::unique_ptr<device::Device> build(std::string_view target,
+                                        std::span<const std::byte> firmware) override {
     try {
       return vlt::make_machine(
           target,
-          emu::parse_elf(std::span(reinterpret_cast<const uint8_t*>(firmware.data()), firmware.size()),
-                         std::string(target) + " firmware"),
+          emu::parse_elf(
+              std::span(reinterpret_cast<const uint8_t*>(firmware.data()), firmware.size()),
+              std::string(target) + " firmware"),
           console_);
     } catch (const std::runtime_error& e) {
       throw device::DeviceError(std::string("configure: ") + e.what());

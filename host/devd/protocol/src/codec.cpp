@@ -27,8 +27,8 @@ class Writer {
   std::vector<std::byte> frame(uint32_t max_frame, const char* what) {
     const uint64_t body = out_.size() - kFrameHeader;
     if (body > max_frame)
-      throw ProtocolError(std::string(what) + ": " + std::to_string(body) + " bytes, over the frame limit of " +
-                          std::to_string(max_frame));
+      throw ProtocolError(std::string(what) + ": " + std::to_string(body) +
+                          " bytes, over the frame limit of " + std::to_string(max_frame));
     for (int i = 0; i < 4; ++i) out_[i] = std::byte(body >> (8 * i));
     return std::move(out_);
   }
@@ -48,15 +48,17 @@ class Reader {
   uint32_t u32(const char* field) { return static_cast<uint32_t>(le(take(4, field))); }
   std::span<const std::byte> take(size_t n, const char* field) {
     if (n > b_.size() - at_)
-      fail(std::string(field) + " needs " + std::to_string(n) + " bytes at offset " + std::to_string(at_) + ", " +
-           std::to_string(b_.size() - at_) + " left");
+      fail(std::string(field) + " needs " + std::to_string(n) + " bytes at offset " +
+           std::to_string(at_) + ", " + std::to_string(b_.size() - at_) + " left");
     const auto s = b_.subspan(at_, n);
     at_ += n;
     return s;
   }
   std::string str(const char* field, size_t max) {
     const uint32_t n = u32(field);
-    if (n > max) fail(std::string(field) + " is " + std::to_string(n) + " bytes, over its limit of " + std::to_string(max));
+    if (n > max)
+      fail(std::string(field) + " is " + std::to_string(n) + " bytes, over its limit of " +
+           std::to_string(max));
     const auto s = take(n, field);
     return std::string(reinterpret_cast<const char*>(s.data()), s.size());
   }
@@ -67,10 +69,12 @@ class Reader {
   }
   uint32_t count(const char* field, uint32_t max, size_t each) {
     const uint32_t n = u32(field);
-    if (n > max) fail(std::string(field) + " is " + std::to_string(n) + ", over its limit of " + std::to_string(max));
+    if (n > max)
+      fail(std::string(field) + " is " + std::to_string(n) + ", over its limit of " +
+           std::to_string(max));
     if (uint64_t{n} * each > b_.size() - at_)
-      fail(std::string(field) + " is " + std::to_string(n) + " but only " + std::to_string(b_.size() - at_) +
-           " bytes are left");
+      fail(std::string(field) + " is " + std::to_string(n) + " but only " +
+           std::to_string(b_.size() - at_) + " bytes are left");
     return n;
   }
   std::vector<device::DmaSegment> segments() {
@@ -89,7 +93,9 @@ class Reader {
   void end() {
     if (at_ != b_.size()) fail(std::to_string(b_.size() - at_) + " bytes left over at the end");
   }
-  [[noreturn]] void fail(const std::string& why) const { throw ProtocolError(std::string(what_) + ": " + why); }
+  [[noreturn]] void fail(const std::string& why) const {
+    throw ProtocolError(std::string(what_) + ": " + why);
+  }
 
  private:
   static uint64_t le(std::span<const std::byte> b) {
@@ -112,10 +118,12 @@ Overload(F...) -> Overload<F...>;  // Clang 14 does not deduce aggregates' argum
 }  // namespace
 
 uint32_t frame_length(std::span<const std::byte, kFrameHeader> h, uint32_t max_frame) {
-  const uint32_t n = uint32_t(h[0]) | uint32_t(h[1]) << 8 | uint32_t(h[2]) << 16 | uint32_t(h[3]) << 24;
+  const uint32_t n =
+      uint32_t(h[0]) | uint32_t(h[1]) << 8 | uint32_t(h[2]) << 16 | uint32_t(h[3]) << 24;
   if (n == 0) throw ProtocolError("frame: empty body (a frame holds at least its type byte)");
   if (n > max_frame)
-    throw ProtocolError("frame: " + std::to_string(n) + " bytes announced, over the limit of " + std::to_string(max_frame));
+    throw ProtocolError("frame: " + std::to_string(n) + " bytes announced, over the limit of " +
+                        std::to_string(max_frame));
   return n;
 }
 
@@ -124,7 +132,8 @@ uint64_t segment_bytes(std::span<const device::DmaSegment> segments, uint64_t li
   for (const auto& s : segments) {
     n += s.bytes;
     if (n > limit)
-      throw ProtocolError("DMA: the segments move more than " + std::to_string(limit) + " bytes, over the frame limit");
+      throw ProtocolError("DMA: the segments move more than " + std::to_string(limit) +
+                          " bytes, over the frame limit");
   }
   return n;
 }
@@ -151,7 +160,8 @@ std::vector<std::byte> encode(const Request& r, uint32_t max_frame) {
           [&](const Regs& m) {
             Writer w(Type::kRegs);
             w.u32(static_cast<uint32_t>(m.ops.size()));
-            for (const auto& op : m.ops) w.u8(static_cast<uint8_t>(op.kind)), w.u32(op.offset), w.u32(op.value);
+            for (const auto& op : m.ops)
+              w.u8(static_cast<uint8_t>(op.kind)), w.u32(op.offset), w.u32(op.value);
             return w.frame(max_frame, "REGS");
           },
           [&](const DmaWrite& m) {
@@ -169,7 +179,9 @@ std::vector<std::byte> encode(const Request& r, uint32_t max_frame) {
             w.u32(m.mask), w.u32(m.timeout_ms);
             return w.frame(max_frame, "WAIT");
           },
-          [&](const ErrorDetail&) { return Writer(Type::kErrorDetail).frame(max_frame, "ERROR_DETAIL"); },
+          [&](const ErrorDetail&) {
+            return Writer(Type::kErrorDetail).frame(max_frame, "ERROR_DETAIL");
+          },
       },
       r);
 }
@@ -321,14 +333,17 @@ Reply parse_reply(std::span<const std::byte> body) {
     r.end();
     return m;
   }
-  if (!(static_cast<uint8_t>(type) & 0x80)) throw ProtocolError("reply: type " + std::to_string(unsigned(type)) + " is a request");
+  if (!(static_cast<uint8_t>(type) & 0x80))
+    throw ProtocolError("reply: type " + std::to_string(unsigned(type)) + " is a request");
   switch (static_cast<Type>(static_cast<uint8_t>(type) & 0x7f)) {
     case Type::kHello: {
       Reader r(b, "HELLO reply");
       Welcome m;
       m.version = r.u16("version");
       m.max_frame = r.u32("max frame");
-      if (m.max_frame < kMinMaxFrame) r.fail("max frame " + std::to_string(m.max_frame) + " under " + std::to_string(kMinMaxFrame));
+      if (m.max_frame < kMinMaxFrame)
+        r.fail("max frame " + std::to_string(m.max_frame) + " under " +
+               std::to_string(kMinMaxFrame));
       m.devices.resize(r.count("device count", 1024, 4));
       for (auto& d : m.devices) d = r.str("device name", kMaxName);
       r.end();

@@ -4,7 +4,9 @@
 namespace tessera::devd {
 
 Reply run_device_request(device::Device* dev, Request& r, const ServerOptions& o) {
-  if (!dev) return Error{ErrorCode::kDevice, "the device failed to reopen after the last lease (see the server's log)"};
+  if (!dev)
+    return Error{ErrorCode::kDevice,
+                 "the device failed to reopen after the last lease (see the server's log)"};
   try {
     if (auto* c = std::get_if<Configure>(&r)) {
       dev->configure(c->target, c->firmware);

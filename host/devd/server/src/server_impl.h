@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <deque>
 #include <list>
 #include <memory>
@@ -27,7 +28,8 @@ struct Slot {
 };
 
 struct Counters {
-  std::atomic<uint64_t> connections{0}, refused{0}, auth_failures{0}, protocol_errors{0}, timeouts{0};
+  std::atomic<uint64_t> connections{0}, refused{0}, auth_failures{0}, protocol_errors{0},
+      timeouts{0};
   std::atomic<uint64_t> leases{0}, releases{0}, requests{0};
 };
 
@@ -41,6 +43,8 @@ struct Server::Impl {
   void release(Slot& slot);  // reset the device, grant the next in the queue
 
   ServerOptions o;
+  bool tls = false;
+  asio::ssl::context ssl{asio::ssl::context::tls_server};
   asio::io_context ioc;
   tcp::acceptor acceptor{ioc};
   std::deque<Slot> slots;  // stable addresses
@@ -72,9 +76,17 @@ class Session : public std::enable_shared_from_this<Session> {
   void reply(const Reply& r, bool close_after = false);
   void protocol_error(const std::string& what);
   void arm(std::chrono::milliseconds t, const char* what);
+  // Runs f on the stream: TLS, or the plain socket under it.
+  template <class F>
+  void io(F&& f) {
+    if (s_.tls)
+      f(stream_);
+    else
+      f(stream_.next_layer());
+  }
 
   Server::Impl& s_;
-  tcp::socket sock_;
+  asio::ssl::stream<tcp::socket> stream_;
   asio::steady_timer deadline_;
   asio::steady_timer lease_timer_;
   std::string peer_;

@@ -6,16 +6,26 @@
 namespace tessera::devd {
 
 Session::Session(Server::Impl& server, tcp::socket sock)
-    : s_(server), sock_(std::move(sock)), deadline_(s_.ioc), lease_timer_(s_.ioc) {
+    : s_(server), stream_(std::move(sock), server.ssl), deadline_(s_.ioc), lease_timer_(s_.ioc) {
   boost::system::error_code ec;
-  sock_.set_option(tcp::no_delay(true), ec);  // replies are small: no Nagle delay
-  const auto ep = sock_.remote_endpoint(ec);
+  stream_.next_layer().set_option(tcp::no_delay(true), ec);  // replies are small: no Nagle delay
+  const auto ep = stream_.next_layer().remote_endpoint(ec);
   peer_ = ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port());
 }
 
 void Session::start() {
   s_.log(peer_, "connected");
-  read_header();
+  if (!s_.tls) return read_header();
+  arm(s_.o.handshake_timeout, "in the TLS handshake");
+  stream_.async_handshake(asio::ssl::stream_base::server,
+                          [self = shared_from_this()](boost::system::error_code ec) {
+                            if (self->closed_) return;
+                            if (ec) {
+                              ++self->s_.stats.auth_failures;
+                              return self->close("TLS handshake failed: " + ec.message());
+                            }
+                            self->read_header();
+                          });
 }
 
 void Session::arm(std::chrono::milliseconds t, const char* what) {
@@ -29,28 +39,41 @@ void Session::arm(std::chrono::milliseconds t, const char* what) {
 
 void Session::read_header() {
   if (closed_) return;
-  arm(authed_ ? s_.o.idle_timeout : s_.o.handshake_timeout, authed_ ? "idle between frames" : "before HELLO");
-  asio::async_read(sock_, asio::buffer(header_), [self = shared_from_this()](boost::system::error_code ec, size_t) {
-    if (self->closed_) return;
-    if (ec) return self->close(ec == asio::error::eof ? "disconnected" : "read failed: " + ec.message());
-    uint32_t n = 0;
-    try {
-      n = frame_length(std::span<const std::byte, kFrameHeader>(self->header_), self->s_.o.max_frame);
-    } catch (const ProtocolError& e) {
-      return self->protocol_error(e.what());
-    }
-    self->read_body(n);
+  arm(authed_ ? s_.o.idle_timeout : s_.o.handshake_timeout,
+      authed_ ? "idle between frames" : "before HELLO");
+  io([&](auto& stream) {
+    asio::async_read(
+        stream, asio::buffer(header_),
+        [self = shared_from_this()](boost::system::error_code ec, size_t) {
+          if (self->closed_) return;
+          if (ec)  // a TLS client that closes without close_notify ends its stream "truncated"
+            return self->close(ec == asio::error::eof || ec == asio::ssl::error::stream_truncated
+                                   ? "disconnected"
+                                   : "read failed: " + ec.message());
+          uint32_t n = 0;
+          try {
+            n = frame_length(std::span<const std::byte, kFrameHeader>(self->header_),
+                             self->s_.o.max_frame);
+          } catch (const ProtocolError& e) {
+            return self->protocol_error(e.what());
+          }
+          self->read_body(n);
+        });
   });
 }
 
 void Session::read_body(uint32_t length) {
   arm(s_.o.frame_timeout, "in the middle of a frame");
   body_.assign(length, std::byte{0});
-  asio::async_read(sock_, asio::buffer(body_), [self = shared_from_this()](boost::system::error_code ec, size_t) {
-    if (self->closed_) return;
-    if (ec) return self->close("disconnected in the middle of a frame: " + ec.message());
-    self->deadline_.cancel();
-    self->handle();
+  io([&](auto& stream) {
+    asio::async_read(
+        stream, asio::buffer(body_),
+        [self = shared_from_this()](boost::system::error_code ec, size_t) {
+          if (self->closed_) return;
+          if (ec) return self->close("disconnected in the middle of a frame: " + ec.message());
+          self->deadline_.cancel();
+          self->handle();
+        });
   });
 }
 
@@ -95,9 +118,11 @@ void Session::hello(const Hello& h) {
   if (authed_) return reply(Error{ErrorCode::kState, "HELLO twice"});
   if (h.min_version > kVersion || h.max_version < kVersion) {
     ++s_.stats.auth_failures;
-    return reply(Error{ErrorCode::kAuth, "the client speaks versions " + std::to_string(h.min_version) + " to " +
-                                             std::to_string(h.max_version) + ", this server " + std::to_string(kVersion)},
-                 true);
+    return reply(
+        Error{ErrorCode::kAuth, "the client speaks versions " + std::to_string(h.min_version) +
+                                    " to " + std::to_string(h.max_version) + ", this server " +
+                                    std::to_string(kVersion)},
+        true);
   }
   if (!tokens_equal(s_.o.token, h.token)) {
     ++s_.stats.auth_failures;
@@ -113,7 +138,9 @@ void Session::hello(const Hello& h) {
 }
 
 void Session::lease(const Lease& l) {
-  if (lease_) return reply(Error{ErrorCode::kState, "LEASE: this connection already holds " + lease_->served.name});
+  if (lease_)
+    return reply(
+        Error{ErrorCode::kState, "LEASE: this connection already holds " + lease_->served.name});
   Slot* slot = s_.find_slot(l.name);
   if (!slot) {
     std::string names;
@@ -125,13 +152,15 @@ void Session::lease(const Lease& l) {
   waiting_ = true;
   slot->queue.push_back(weak_from_this());
   const auto wait = std::min(std::chrono::milliseconds(l.wait_ms), s_.o.max_lease_wait);
-  s_.log(peer_, "waits for " + slot->served.name + " (up to " + std::to_string(wait.count()) + " ms)");
+  s_.log(peer_,
+         "waits for " + slot->served.name + " (up to " + std::to_string(wait.count()) + " ms)");
   lease_timer_.expires_after(wait);
   lease_timer_.async_wait([self = shared_from_this(), slot, wait](boost::system::error_code ec) {
     if (ec || !self->waiting_ || self->closed_) return;
     self->waiting_ = false;
     std::erase_if(slot->queue, [&](const std::weak_ptr<Session>& w) { return w.lock() == self; });
-    self->reply(Error{ErrorCode::kBusy, "device '" + slot->served.name + "' stayed leased by another client for " +
+    self->reply(Error{ErrorCode::kBusy, "device '" + slot->served.name +
+                                            "' stayed leased by another client for " +
                                             std::to_string(wait.count()) + " ms"});
   });
 }
@@ -171,13 +200,16 @@ void Session::reply(const Reply& r, bool close_after) {
     *bytes = encode(Reply{Error{ErrorCode::kDevice, e.what()}});
   }
   arm(s_.o.frame_timeout, "writing a reply");
-  asio::async_write(sock_, asio::buffer(*bytes),
-                    [self = shared_from_this(), bytes, close_after](boost::system::error_code ec, size_t) {
-                      if (self->closed_) return;
-                      if (ec) return self->close("write failed: " + ec.message());
-                      if (close_after) return self->close("closed after an error");
-                      self->read_header();
-                    });
+  io([&](auto& stream) {
+    asio::async_write(
+        stream, asio::buffer(*bytes),
+        [self = shared_from_this(), bytes, close_after](boost::system::error_code ec, size_t) {
+          if (self->closed_) return;
+          if (ec) return self->close("write failed: " + ec.message());
+          if (close_after) return self->close("closed after an error");
+          self->read_header();
+        });
+  });
 }
 
 void Session::close(const std::string& why) {
@@ -185,8 +217,8 @@ void Session::close(const std::string& why) {
     closed_ = true;
     if (!why.empty()) s_.log(peer_, why);
     boost::system::error_code ignored;
-    sock_.shutdown(tcp::socket::shutdown_both, ignored);
-    sock_.close(ignored);
+    stream_.next_layer().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.next_layer().close(ignored);
     deadline_.cancel();
     lease_timer_.cancel();
     waiting_ = false;

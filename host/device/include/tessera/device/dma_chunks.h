@@ -22,7 +22,8 @@ inline uint64_t dma_bytes(std::span<const DmaSegment> segments) {
 }
 
 // `max_bytes` is rounded down to whole words (at least one word). Empty segments are dropped.
-inline std::vector<std::vector<DmaSegment>> dma_chunks(std::span<const DmaSegment> segments, uint64_t max_bytes) {
+inline std::vector<std::vector<DmaSegment>> dma_chunks(std::span<const DmaSegment> segments,
+                                                       uint64_t max_bytes) {
   max_bytes = std::max<uint64_t>(4, max_bytes & ~uint64_t{3});
   std::vector<std::vector<DmaSegment>> chunks(1);
   uint64_t in_chunk = 0;
@@ -33,7 +34,8 @@ inline std::vector<std::vector<DmaSegment>> dma_chunks(std::span<const DmaSegmen
         chunks.emplace_back();
         in_chunk = 0;
       }
-      const uint32_t take = static_cast<uint32_t>(std::min<uint64_t>(s.bytes - done, max_bytes - in_chunk));
+      const uint32_t take =
+          static_cast<uint32_t>(std::min<uint64_t>(s.bytes - done, max_bytes - in_chunk));
       chunks.back().push_back({s.tile, s.addr + done, take, s.host_offset + done});
       in_chunk += take;
       done += take;

@@ -48,14 +48,17 @@ struct RemoteAddress {
 RemoteAddress parse_remote(const DeviceUri& uri);
 
 struct Options {
-  unsigned threads = 1;                  // host threads of the emulator's compute phases
-  std::FILE* console = stderr;           // the tiles' CONSOLE bytes
+  unsigned threads = 1;         // host threads of the emulator's compute phases
+  std::FILE* console = stderr;  // the tiles' CONSOLE bytes
   // Remote devices: connecting, the handshake and each reply may take this long; waiting
   // for a lease held by another client, `lease_timeout`.
   std::chrono::milliseconds io_timeout{30000};
   std::chrono::milliseconds lease_timeout{60000};
   // Remote devices: the file holding the server's token (empty: $TESSERA_DEVD_TOKEN_FILE).
   std::string token_file;
+  // Remote devices over TLS: the PEM file of the certificate (or its CA) to trust (empty:
+  // $TESSERA_DEVD_TLS_CA; neither: plain TCP). The server's name or address must match it.
+  std::string tls_ca_file;
   // xrt[:N]: the xclbin scripts/xclbin built for the executable's target.
   std::string xclbin;
 };

@@ -31,26 +31,26 @@ inline constexpr uint32_t kMaxSegments = 1u << 16;
 inline constexpr size_t kFrameHeader = 4;
 
 enum class Type : uint8_t {
-  kHello = 1,        // magic, version range, token
-  kLease = 2,        // device name (empty: the first), how long to wait in the queue
+  kHello = 1,  // magic, version range, token
+  kLease = 2,  // device name (empty: the first), how long to wait in the queue
   kRelease = 3,
-  kConfigure = 4,    // target, firmware ELF
-  kRegs = 5,         // a batch of register reads and writes
-  kDmaWrite = 6,     // segments, then their bytes
-  kDmaRead = 7,      // segments
-  kWait = 8,         // event mask, timeout
+  kConfigure = 4,  // target, firmware ELF
+  kRegs = 5,       // a batch of register reads and writes
+  kDmaWrite = 6,   // segments, then their bytes
+  kDmaRead = 7,    // segments
+  kWait = 8,       // event mask, timeout
   kErrorDetail = 9,
   kReplyBit = 0x80,  // a reply: the request's type | 0x80
   kError = 0xff,     // a reply: ErrorCode, message
 };
 
 enum class ErrorCode : uint8_t {
-  kDevice = 1,     // the device refused (DeviceError): the connection stays
-  kProtocol = 2,   // a malformed frame: the server closes the connection
-  kAuth = 3,       // a wrong token or version: closed
-  kBusy = 4,       // no lease within the wait: the connection stays
-  kState = 5,      // out of order (no lease, a second lease, HELLO twice): the connection stays
-  kUnknown = 6,    // no such device: the connection stays
+  kDevice = 1,    // the device refused (DeviceError): the connection stays
+  kProtocol = 2,  // a malformed frame: the server closes the connection
+  kAuth = 3,      // a wrong token or version: closed
+  kBusy = 4,      // no lease within the wait: the connection stays
+  kState = 5,     // out of order (no lease, a second lease, HELLO twice): the connection stays
+  kUnknown = 6,   // no such device: the connection stays
 };
 
 // A malformed frame or message: what and where.
@@ -91,7 +91,8 @@ struct Wait {
   uint32_t timeout_ms = 0;
 };
 struct ErrorDetail {};
-using Request = std::variant<Hello, Lease, Release, Configure, Regs, DmaWrite, DmaRead, Wait, ErrorDetail>;
+using Request =
+    std::variant<Hello, Lease, Release, Configure, Regs, DmaWrite, DmaRead, Wait, ErrorDetail>;
 
 // Replies.
 struct Welcome {

@@ -24,17 +24,20 @@ struct ServerOptions {
   std::string listen = "127.0.0.1";  // the address to bind: loopback unless told otherwise
   uint16_t port = 0;                 // 0: any free port (port() says which)
   std::string token;                 // the shared secret every client must present
-  uint32_t max_frame = 8u << 20;     // the largest frame body accepted
-  unsigned max_clients = 64;         // connections beyond are refused
+  // TLS (both set): the server's certificate chain and private key, PEM files. Every
+  // connection then starts with a TLS handshake (TLS 1.2 or later) before HELLO.
+  std::string tls_cert, tls_key;
+  uint32_t max_frame = 8u << 20;  // the largest frame body accepted
+  unsigned max_clients = 64;      // connections beyond are refused
   // A connection must finish HELLO within `handshake_timeout`; a frame, once begun, within
   // `frame_timeout`; between frames a client may be silent for `idle_timeout`.
   std::chrono::milliseconds handshake_timeout{10000};
   std::chrono::milliseconds frame_timeout{30000};
   std::chrono::milliseconds idle_timeout{600000};
   std::chrono::milliseconds max_lease_wait{600000};  // a LEASE waits in the queue at most this
-  std::chrono::milliseconds max_wait_slice{1000};     // one WAIT blocks a device thread at most this
-  registry::Options device_options;                   // threads, console of the served devices
-  std::FILE* log = stderr;                            // one line per connection event (nullptr: none)
+  std::chrono::milliseconds max_wait_slice{1000};    // one WAIT blocks a device thread at most this
+  registry::Options device_options;                  // threads, console of the served devices
+  std::FILE* log = stderr;  // one line per connection event (nullptr: none)
 };
 
 // Counters for tests and the log.
