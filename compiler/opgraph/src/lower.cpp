@@ -152,9 +152,8 @@ class Lowering : public detail::LowerContext {
   Tensor gradient_destination(Value v, const std::string& name) {
     const Value p = gradient_layout_[v.id];
     if (!p.valid() || !tensors_[p.id].valid()) return {};
-    const auto& tiles = g_.variables()[tensors_[p.id].var].tile;
-    for (uint32_t i = tensors_[p.id].begin; i < tensors_[p.id].end; ++i)
-      if (tiles[i] < 0) return {};
+    const Tensor& t = tensors_[p.id];
+    if (!g_.variables()[t.var].mapping.all_mapped(t.begin, t.end)) return {};
     return ops::variable_like(g_, exe::DType::kF32, tensors_[p.id], name);
   }
 
@@ -179,7 +178,7 @@ class Lowering : public detail::LowerContext {
   Tensor mapped(Value v) override {
     if (!is_weight(v)) return tensors_[v.id];
     const Tensor t = constant(v);
-    if (g_.variables()[t.var].tile.at(0) < 0) {
+    if (g_.variables()[t.var].mapping.tile_at(0) < 0) {
       if (og_.producer(v).kind == OpKind::kParameter && t.shape.size() == 1) {
         // A parameter vector (a bias) whole on one tile, tiles taken in turn: its update
         // and the copies to the tiles using it come from there.

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "tessera/graph/codelets.h"
 #include "tessera/graph/program.h"
 #include "tessera/graph/tensor.h"
+#include "tessera/graph/tile_map.h"
 
 namespace tessera::graph {
 
@@ -40,10 +42,11 @@ struct Variable {
   std::string name;
   DType dtype = DType::kF32;
   std::vector<uint32_t> shape;
-  std::vector<int32_t> tile;      // per element, -1 while unmapped
+  uint32_t elements = 0;
+  TileMap mapping;                // runs of elements on tiles; elements in none are unmapped
   std::vector<uint32_t> initial;  // words; empty unless set_initial_value was called
   bool hidden = false;            // made by the compiler (e.g. broadcast conditions)
-  uint32_t size() const { return static_cast<uint32_t>(tile.size()); }
+  uint32_t size() const { return elements; }
 };
 
 // A vertex field's value: a tensor region (pointer fields) or a word (u32, f32 bits).
@@ -120,6 +123,7 @@ class Graph {
   std::vector<VertexData> vertices_;
   std::vector<StreamData> streams_;
   std::vector<std::pair<std::string, Program>> programs_;
+  std::unordered_set<std::string> var_names_;  // for the duplicate check without a scan
 };
 
 // Checks that the graph can compile: every tensor mapped, every vertex field set, regions
