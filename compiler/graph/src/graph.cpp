@@ -170,9 +170,10 @@ Stream Graph::add_stream(std::string name, DType dtype, std::vector<uint32_t> sh
 }
 
 void Graph::add_program(std::string name, Program program) {
-  for (const auto& p : programs_)
+  for (const auto& p : *programs_)
     if (p.first == name) throw GraphError("program '" + name + "' defined twice");
-  programs_.emplace_back(std::move(name), std::move(program));
+  if (programs_.use_count() > 1) programs_ = std::make_shared<std::vector<std::pair<std::string, Program>>>(*programs_);
+  programs_->emplace_back(std::move(name), std::move(program));
 }
 
 }  // namespace tessera::graph

@@ -351,7 +351,7 @@ std::map<std::string, Tensor> lower(const OpGraph& og, graph::Graph& g, const Lo
   graph::Program body = l.run();
   const std::string name = !o.program.empty() ? o.program : o.train ? "train" : "infer";
   try {
-    g.add_program(name, o.batches > 1 ? graph::Repeat(o.batches, body) : body);
+    g.add_program(name, o.batches > 1 ? graph::Repeat(o.batches, std::move(body)) : std::move(body));
   } catch (const graph::GraphError& e) {
     throw OpGraphError(std::string("lower: ") + e.what());
   }

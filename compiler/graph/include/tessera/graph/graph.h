@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -109,7 +110,7 @@ class Graph {
   const std::vector<ComputeSetData>& compute_sets() const { return compute_sets_; }
   const std::vector<VertexData>& vertices() const { return vertices_; }
   const std::vector<StreamData>& streams() const { return streams_; }
-  const std::vector<std::pair<std::string, Program>>& programs() const { return programs_; }
+  const std::vector<std::pair<std::string, Program>>& programs() const { return *programs_; }
   // For passes that add hidden tensors (the copy of the graph they own).
   Tensor add_hidden_variable(DType dtype, std::vector<uint32_t> shape, std::string name);
 
@@ -122,7 +123,10 @@ class Graph {
   std::vector<ComputeSetData> compute_sets_;
   std::vector<VertexData> vertices_;
   std::vector<StreamData> streams_;
-  std::vector<std::pair<std::string, Program>> programs_;
+  // Shared by copies of the graph (a compile's working copy), copied on the next add: a
+  // program tree may hold millions of steps.
+  std::shared_ptr<std::vector<std::pair<std::string, Program>>> programs_ =
+      std::make_shared<std::vector<std::pair<std::string, Program>>>();
   std::unordered_set<std::string> var_names_;  // for the duplicate check without a scan
 };
 
