@@ -39,12 +39,14 @@ namespace {
 
 constexpr uint32_t kWord = 4;
 
-std::string largest_tensors(const graph::Graph& g, const MemoryPlan& m, uint32_t tile) {
+// `placed`: the tile's (variable, interval) pairs in variable order.
+std::string largest_tensors(const graph::Graph& g, const MemoryPlan& m,
+                            const std::vector<std::pair<uint32_t, uint32_t>>& placed) {
   std::vector<std::pair<uint32_t, std::string>> sizes;  // bytes, name
-  for (uint32_t v = 0; v < m.tensors.size(); ++v)
-    for (const MemoryPlan::Placed& p : m.tensors[v])
-      if (p.tile == tile)
-        sizes.emplace_back((p.end - p.begin) * kWord, g.describe(Tensor{v, p.begin, p.end, {p.end - p.begin}}));
+  for (const auto& [v, i] : placed) {
+    const MemoryPlan::Placed& p = m.tensors[v][i];
+    sizes.emplace_back((p.end - p.begin) * kWord, g.describe(Tensor{v, p.begin, p.end, {p.end - p.begin}}));
+  }
   std::stable_sort(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string s;
   for (size_t i = 0; i < sizes.size() && i < 3; ++i)
@@ -335,6 +337,10 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
         m.tensors[v][i] = {iv.tile, iv.begin, iv.end, alloc[iv.tile].alloc_live(bytes, 8, r.first, r.last)};
       }
     }
+  // Per tile, what lies there (variable, interval), for the errors' largest tensors.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> placed(tiles);
+  for (uint32_t v = 0; v < m.tensors.size(); ++v)
+    for (uint32_t i = 0; i < m.tensors[v].size(); ++i) placed[m.tensors[v][i].tile].emplace_back(v, i);
   for (uint32_t t = 0; t < tiles; ++t) {
     m.tiles[t].usage.landing = peak(landing[t]);
     m.tiles[t].usage.tensors = peak(user[t]);
@@ -342,7 +348,7 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
     if (m.tiles[t].needed > alloc[t].available())
       m.errors.push_back("tile " + std::to_string(t) + " needs " + std::to_string(m.tiles[t].needed) +
                          " bytes above the firmware, " + std::to_string(alloc[t].available()) +
-                         " available; largest tensors there: " + largest_tensors(g, m, t));
+                         " available; largest tensors there: " + largest_tensors(g, m, placed[t]));
   }
   return m;
 }
