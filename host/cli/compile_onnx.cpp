@@ -60,14 +60,20 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   opgraph::LowerOptions lo;
   lo.batches = batches;
   lo.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
+  const auto lower_start = std::chrono::steady_clock::now();
   try {
     opgraph::lower(m.graph, g, lo);
   } catch (const opgraph::OpGraphError& e) {
     throw std::runtime_error(c.model + ": cannot be lowered onto the tiles yet: " + e.what());
   }
-  note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
-       " compute sets for " + c.target + " (" + std::to_string(target->tiles) + " tiles), program \"infer\" x " +
-       std::to_string(batches));
+  // Edges as Poplar counts them: a vertex's connections to tensor regions.
+  uint64_t edges = 0;
+  for (const graph::VertexData& v : g.vertices())
+    for (const graph::FieldValue& f : v.fields) edges += f.set && f.region.valid();
+  note("lowered in " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - lower_start).count()) +
+       " s; compiling " + std::to_string(g.vertices().size()) + " vertices, " + std::to_string(edges) + " edges in " +
+       std::to_string(g.compute_sets().size()) + " compute sets for " + c.target + " (" + std::to_string(target->tiles) +
+       " tiles), program \"infer\" x " + std::to_string(batches));
   const exe::Executable e = compile_and_write(g, o, c.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("\nwrote %s: %u supersteps, %llu exchange bytes, compiled in %.2f s\n", c.output.c_str(), e.supersteps,

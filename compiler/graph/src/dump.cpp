@@ -46,8 +46,7 @@ std::string dump(const Graph& g) {
     const Variable& v = g.variables()[i];
     o << "tensor " << v.name << " " << exe::dtype_name(v.dtype) << shape_string(v.shape)
       << (v.initial.empty() ? "" : " initial") << (v.hidden ? " hidden" : "") << ":";
-    bool mapped = true;
-    for (int32_t t : v.tile) mapped &= t >= 0;
+    const bool mapped = v.mapping.all_mapped(0, v.size());
     o << (mapped ? intervals_text(g, g.tensor(i)) : " unmapped") << "\n";
   }
   for (const StreamData& s : g.streams())

@@ -3,6 +3,7 @@
 // (field names and kinds, tile ids); mapping-dependent ones are repeated in validate().
 #include "tessera/graph/graph.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -11,15 +12,15 @@ namespace tessera::graph {
 Tensor Graph::add_variable(DType dtype, std::vector<uint32_t> shape, std::string name) {
   if (exe::dtype_bytes(dtype) != 4)
     throw GraphError("tensor '" + name + "': only 4-byte element types are supported (exchanges move words)");
-  for (const Variable& v : vars_)
-    if (v.name == name) throw GraphError("tensor '" + name + "' defined twice");
+  if (var_names_.count(name)) throw GraphError("tensor '" + name + "' defined twice");
   Variable v;
   v.name = std::move(name);
   v.dtype = dtype;
   v.shape = std::move(shape);
   const uint32_t n = element_count(v.shape);
   if (n == 0) throw GraphError("tensor '" + v.name + "' has no elements");
-  v.tile.assign(n, -1);
+  v.elements = n;
+  var_names_.insert(v.name);
   vars_.push_back(std::move(v));
   return tensor(static_cast<uint32_t>(vars_.size() - 1));
 }
@@ -47,7 +48,7 @@ void Graph::set_tile_mapping(const Tensor& t, uint32_t tile) {
   if (tile >= target_->tiles)
     throw GraphError("set_tile_mapping(" + describe(t) + "): tile " + std::to_string(tile) + " but target '" +
                      std::string(target_->name) + "' has " + std::to_string(target_->tiles));
-  for (uint32_t i = t.begin; i < t.end; ++i) v.tile[i] = static_cast<int32_t>(tile);
+  v.mapping.set(t.begin, t.end, tile);
 }
 
 void Graph::map_linearly(const Tensor& t, uint32_t grain) {
@@ -77,12 +78,14 @@ void Graph::set_initial_value(const Tensor& t, const std::vector<float>& values)
 std::vector<Interval> Graph::intervals(const Tensor& t) const {
   const Variable& v = vars_.at(t.var);
   std::vector<Interval> out;
-  for (uint32_t i = t.begin; i < t.end; ++i) {
-    if (v.tile[i] < 0)
+  // The runs are merged where adjacent on one tile, so each is one interval (clipped to t).
+  for (uint32_t i = t.begin; i < t.end;) {
+    const auto it = v.mapping.find(i);
+    if (it == v.mapping.runs().end())
       throw GraphError("tensor '" + v.name + "': element " + std::to_string(i) + " is not mapped to a tile");
-    const uint32_t tile = static_cast<uint32_t>(v.tile[i]);
-    if (!out.empty() && out.back().tile == tile && out.back().end == i) ++out.back().end;
-    else out.push_back({tile, i, i + 1});
+    const uint32_t e = std::min(t.end, it->second.end);
+    out.push_back({it->second.tile, i, e});
+    i = e;
   }
   return out;
 }
@@ -138,9 +141,7 @@ void Graph::connect(Vertex v, const std::string& field, const Tensor& region) {
   var_of(region, "connect");
   // Checked now if the region is already mapped (again at compile time in any case).
   const uint32_t tile = vertices_[v.id].tile;
-  bool mapped = true;
-  for (uint32_t i = region.begin; i < region.end; ++i) mapped &= vars_[region.var].tile[i] >= 0;
-  if (mapped) {
+  if (vars_[region.var].mapping.all_mapped(region.begin, region.end)) {
     const auto iv = intervals(region);
     if (iv.size() != 1 || iv[0].tile != tile)
       throw GraphError(describe(v) + ": field '" + field + "': " + describe(region) +
@@ -169,9 +170,10 @@ Stream Graph::add_stream(std::string name, DType dtype, std::vector<uint32_t> sh
 }
 
 void Graph::add_program(std::string name, Program program) {
-  for (const auto& p : programs_)
+  for (const auto& p : *programs_)
     if (p.first == name) throw GraphError("program '" + name + "' defined twice");
-  programs_.emplace_back(std::move(name), std::move(program));
+  if (programs_.use_count() > 1) programs_ = std::make_shared<std::vector<std::pair<std::string, Program>>>(*programs_);
+  programs_->emplace_back(std::move(name), std::move(program));
 }
 
 }  // namespace tessera::graph

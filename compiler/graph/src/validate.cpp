@@ -78,8 +78,7 @@ void check_program(const Graph& g, const Program& p, const std::string& where) {
 void validate(const Graph& g) {
   for (uint32_t i = 0; i < g.variables().size(); ++i) {
     const Variable& v = g.variables()[i];
-    for (uint32_t e = 0; e < v.size(); ++e)
-      if (v.tile[e] < 0)
+    if (const uint32_t e = v.mapping.first_unmapped(0, v.size()); e < v.size())
         throw GraphError("tensor '" + v.name + "' is not mapped to tiles (element " + std::to_string(e) +
                          " of " + std::to_string(v.size()) + ")");
   }

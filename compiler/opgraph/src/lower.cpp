@@ -160,9 +160,8 @@ class Lowering : public detail::LowerContext {
   Tensor gradient_destination(Value v, const std::string& name) {
     const Value p = gradient_layout_[v.id];
     if (!p.valid() || !tensors_[p.id].valid()) return {};
-    const auto& tiles = g_.variables()[tensors_[p.id].var].tile;
-    for (uint32_t i = tensors_[p.id].begin; i < tensors_[p.id].end; ++i)
-      if (tiles[i] < 0) return {};
+    const Tensor& t = tensors_[p.id];
+    if (!g_.variables()[t.var].mapping.all_mapped(t.begin, t.end)) return {};
     return ops::variable_like(g_, exe::DType::kF32, tensors_[p.id], name);
   }
 
@@ -187,7 +186,7 @@ class Lowering : public detail::LowerContext {
   Tensor mapped(Value v) override {
     if (!is_weight(v)) return tensors_[v.id];
     const Tensor t = constant(v);
-    if (g_.variables()[t.var].tile.at(0) < 0) {
+    if (g_.variables()[t.var].mapping.tile_at(0) < 0) {
       if (og_.producer(v).kind == OpKind::kParameter && t.shape.size() == 1) {
         // A parameter vector (a bias) whole on one tile, tiles taken in turn: its update
         // and the copies to the tiles using it come from there.
@@ -364,7 +363,7 @@ std::map<std::string, Tensor> lower(const OpGraph& og, graph::Graph& g, const Lo
   graph::Program body = l.run();
   const std::string name = !o.program.empty() ? o.program : o.train ? "train" : "infer";
   try {
-    g.add_program(name, o.batches > 1 ? graph::Repeat(o.batches, body) : body);
+    g.add_program(name, o.batches > 1 ? graph::Repeat(o.batches, std::move(body)) : std::move(body));
   } catch (const graph::GraphError& e) {
     throw OpGraphError(std::string("lower: ") + e.what());
   }

@@ -25,8 +25,7 @@ uint32_t split_begin(uint32_t total, uint32_t parts, uint32_t i) {
 uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 bool unmapped(const graph::Graph& g, const Tensor& t) {
-  const auto& tiles = g.variables().at(t.var).tile;
-  return std::all_of(tiles.begin() + t.begin, tiles.begin() + t.end, [](int32_t x) { return x < 0; });
+  return g.variables().at(t.var).mapping.none_mapped(t.begin, t.end);
 }
 
 }  // namespace
@@ -84,9 +83,8 @@ namespace {
 
 // Whether every element of t lies on `tile`.
 bool lies_on(const graph::Graph& g, const Tensor& t, uint32_t tile) {
-  const auto& tiles = g.variables().at(t.var).tile;
-  return std::all_of(tiles.begin() + t.begin, tiles.begin() + t.end,
-                     [tile](int32_t x) { return x == static_cast<int32_t>(tile); });
+  const auto it = g.variables().at(t.var).mapping.find(t.begin);
+  return it != g.variables()[t.var].mapping.runs().end() && it->second.tile == tile && t.end <= it->second.end;
 }
 
 // Rows [r0, r1) of an output block reduced on `tile`.

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <map>
 #include <vector>
 
 namespace tessera::passes {
@@ -35,23 +37,46 @@ class TileAllocator {
   }
 
   // The address of `bytes` bytes aligned to `align`, needed only during steps
-  // [first, last]: first fit in the free ranges (what alloc() has not taken for good),
-  // sharing bytes with earlier alloc_live() blocks whose step ranges do not overlap.
+  // [first, last] (last = UINT32_MAX: for good): the lowest aligned address in the free
+  // ranges (what alloc() has not taken for good) where no earlier alloc_live() block whose
+  // step range overlaps lies. Blocks kept for good are merged into occupied runs; the others
+  // are indexed by address, so a request looks only at the blocks near the addresses it
+  // tries, not at every block of the tile.
   uint32_t alloc_live(uint32_t bytes, uint32_t align, uint32_t first, uint32_t last) {
+    const auto up = [align](uint64_t a) { return (a + align - 1) & ~uint64_t{align - 1}; };
     for (const Range& r : free_) {
-      uint64_t at = (uint64_t{r.begin} + align - 1) & ~uint64_t{align - 1};
-      while (at + bytes <= r.end) {
-        uint64_t clash = 0;  // the end of the highest block in the way
-        for (const Live& b : live_)
-          if (b.first <= last && first <= b.last && b.addr < at + bytes && at < uint64_t{b.addr} + b.bytes)
-            clash = std::max<uint64_t>(clash, uint64_t{b.addr} + b.bytes);
-        if (!clash) {
-          const uint32_t addr = static_cast<uint32_t>(at);
-          live_.push_back({addr, bytes, first, last});
-          high_ = std::max<uint64_t>(high_, at + bytes);
-          return addr;
+      uint64_t at = up(r.begin);
+      for (bool moved = true; moved && at + bytes <= r.end;) {
+        moved = false;
+        // A run taken for good that holds `at`, then one that starts before at + bytes.
+        for (auto it = forever_.upper_bound(static_cast<uint32_t>(at)); it != forever_.begin();) {
+          if (std::prev(it)->second <= at) break;
+          at = up(std::prev(it)->second), moved = true;
+          it = forever_.upper_bound(static_cast<uint32_t>(at));
         }
-        at = (clash + align - 1) & ~uint64_t{align - 1};
+        if (auto it = forever_.lower_bound(static_cast<uint32_t>(at)); it != forever_.end() && it->first < at + bytes) {
+          at = up(it->second), moved = true;
+          continue;
+        }
+        // Blocks of overlapping step ranges, in address order from the first that may reach `at`.
+        const uint64_t from = at > widest_ ? at - widest_ : 0;
+        for (auto it = by_addr_.lower_bound(static_cast<uint32_t>(from)); it != by_addr_.end() && it->first < at + bytes; ++it) {
+          const Live& b = it->second;
+          if (b.first <= last && first <= b.last && uint64_t{b.addr} + b.bytes > at) {
+            at = up(uint64_t{b.addr} + b.bytes), moved = true;  // later blocks start no lower: keep sweeping
+          }
+        }
+      }
+      if (at + bytes <= r.end) {
+        const uint32_t addr = static_cast<uint32_t>(at);
+        if (last == UINT32_MAX && first == 0) {
+          take_forever(addr, addr + bytes);
+        } else {
+          by_addr_.emplace(addr, Live{addr, bytes, first, last});
+          widest_ = std::max<uint64_t>(widest_, bytes);
+        }
+        high_ = std::max<uint64_t>(high_, at + bytes);
+        return addr;
       }
     }
     return past_end(bytes, align);
@@ -77,8 +102,25 @@ class TileAllocator {
   struct Live {
     uint32_t addr, bytes, first, last;
   };
+  // [begin, end) taken for good by alloc_live, merged with its neighbours.
+  void take_forever(uint32_t begin, uint32_t end) {
+    auto it = forever_.lower_bound(begin);
+    if (it != forever_.begin() && std::prev(it)->second == begin) {
+      --it;
+      it->second = end;
+    } else {
+      it = forever_.emplace(begin, end).first;
+    }
+    auto next = std::next(it);
+    if (next != forever_.end() && next->first == it->second) {
+      it->second = next->second;
+      forever_.erase(next);
+    }
+  }
   std::vector<Range> free_;
-  std::vector<Live> live_;
+  std::map<uint32_t, uint32_t> forever_;     // begin -> end
+  std::multimap<uint32_t, Live> by_addr_;    // blocks with a step range, by address
+  uint64_t widest_ = 0;                      // the largest of them, in bytes
 };
 
 }  // namespace tessera::passes

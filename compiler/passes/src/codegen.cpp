@@ -9,8 +9,8 @@
 //     host syncs in order), the debug map (vertex -> codelet as op, compute set as layer),
 //     the memory report, and a static count of supersteps and exchanged bytes for one run
 //     of the first program.
+#include <algorithm>
 #include <bit>
-#include <map>
 
 #include "tessera/arch/arch_hash.h"
 #include "tessera/passes/passes.h"
@@ -18,24 +18,44 @@
 namespace tessera::passes {
 namespace {
 
-// One tile's words by address, merged into segments at the end.
+// One tile's words by address, merged into segments at the end. Each put is kept as one
+// chunk (not a map entry per word), sorted by address at the end; where chunks overlap,
+// the later put wins, as if the words were written in put order.
 class Image {
  public:
-  void put(uint32_t addr, const std::vector<uint32_t>& words) {
-    for (size_t i = 0; i < words.size(); ++i) words_[addr + 4 * static_cast<uint32_t>(i)] = words[i];
+  void put(uint32_t addr, std::vector<uint32_t> words) {
+    if (!words.empty()) chunks_.push_back({addr, std::move(words)});
   }
-  void segments(uint32_t tile, std::vector<exe::Segment>& out) const {
-    uint32_t next = 0;
-    exe::Segment* s = nullptr;
-    for (const auto& [addr, w] : words_) {
-      if (!s || addr != next) s = &out.emplace_back(exe::Segment{tile, addr, {}});
-      for (int b = 0; b < 4; ++b) s->bytes.push_back(static_cast<uint8_t>(w >> (8 * b)));
-      next = addr + 4;
+  void segments(uint32_t tile, std::vector<exe::Segment>& out) {
+    std::vector<uint32_t> order(chunks_.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return chunks_[a].addr < chunks_[b].addr; });
+    for (size_t i = 0; i < order.size();) {
+      // A run of chunks that touch or overlap: one segment.
+      uint64_t end = chunks_[order[i]].end();
+      size_t j = i + 1;
+      while (j < order.size() && chunks_[order[j]].addr <= end) end = std::max(end, chunks_[order[j]].end()), ++j;
+      const uint32_t base = chunks_[order[i]].addr;
+      std::vector<uint32_t> words((end - base) / 4);
+      std::vector<uint32_t> run(order.begin() + i, order.begin() + j);
+      std::sort(run.begin(), run.end());  // put order: the later put wins
+      for (uint32_t c : run) std::copy(chunks_[c].words.begin(), chunks_[c].words.end(), words.begin() + (chunks_[c].addr - base) / 4);
+      exe::Segment& s = out.emplace_back(exe::Segment{tile, base, {}});
+      s.bytes.resize(words.size() * 4);
+      for (size_t w = 0; w < words.size(); ++w)
+        for (int b = 0; b < 4; ++b) s.bytes[4 * w + b] = static_cast<uint8_t>(words[w] >> (8 * b));
+      i = j;
     }
+    chunks_.clear();
   }
 
  private:
-  std::map<uint32_t, uint32_t> words_;
+  struct Chunk {
+    uint32_t addr;
+    std::vector<uint32_t> words;
+    uint64_t end() const { return addr + 4 * uint64_t{words.size()}; }
+  };
+  std::vector<Chunk> chunks_;
 };
 
 // Barriers and exchanged bytes of one run of `words` [begin, end).
@@ -85,6 +105,11 @@ exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPla
   e.firmware = o.firmware;
   e.firmware_hash = exe::fnv1a(e.firmware.data(), e.firmware.size());
 
+  // Per tile, the placed intervals of variables with an initial value, in variable order.
+  std::vector<std::vector<std::pair<uint32_t, const MemoryPlan::Placed*>>> initial(tiles);
+  for (uint32_t v = 0; v < g.variables().size(); ++v)
+    if (!g.variables()[v].initial.empty())
+      for (const MemoryPlan::Placed& p : m.tensors[v]) initial[p.tile].emplace_back(v, &p);
   for (uint32_t t = 0; t < tiles; ++t) {
     const MemoryPlan::Tile& mt = m.tiles[t];
     const Resolved::Tile& rt = r.tiles[t];
@@ -115,12 +140,9 @@ exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPla
     img.put(mt.cond_table, rt.conditions);
     for (const auto& [addr, words] : rt.states) img.put(addr, words);
     // Initial values of variables placed on this tile.
-    for (uint32_t v = 0; v < g.variables().size(); ++v) {
-      const graph::Variable& var = g.variables()[v];
-      if (var.initial.empty()) continue;
-      for (const MemoryPlan::Placed& p : m.tensors[v])
-        if (p.tile == t)
-          img.put(p.addr, std::vector<uint32_t>(var.initial.begin() + p.begin, var.initial.begin() + p.end));
+    for (const auto& [v, p] : initial[t]) {
+      const std::vector<uint32_t>& init = g.variables()[v].initial;
+      img.put(p->addr, std::vector<uint32_t>(init.begin() + p->begin, init.begin() + p->end));
     }
     img.segments(t, e.segments);
     e.memory.push_back(mt.usage);

@@ -154,9 +154,8 @@ class Lowering {
 Lowered lower_programs(graph::Graph& g) {
   Lowered out;
   Lowering l(g, out);
-  // Copy the list: lowering adds hidden variables to g, not programs.
-  const auto programs = g.programs();
-  for (const auto& [name, p] : programs) l.program(name, p);
+  // Lowering adds hidden variables to g, never programs: the list stays put.
+  for (const auto& [name, p] : g.programs()) l.program(name, p);
   return out;
 }
 

@@ -39,12 +39,14 @@ namespace {
 
 constexpr uint32_t kWord = 4;
 
-std::string largest_tensors(const graph::Graph& g, const MemoryPlan& m, uint32_t tile) {
+// `placed`: the tile's (variable, interval) pairs in variable order.
+std::string largest_tensors(const graph::Graph& g, const MemoryPlan& m,
+                            const std::vector<std::pair<uint32_t, uint32_t>>& placed) {
   std::vector<std::pair<uint32_t, std::string>> sizes;  // bytes, name
-  for (uint32_t v = 0; v < m.tensors.size(); ++v)
-    for (const MemoryPlan::Placed& p : m.tensors[v])
-      if (p.tile == tile)
-        sizes.emplace_back((p.end - p.begin) * kWord, g.describe(Tensor{v, p.begin, p.end, {p.end - p.begin}}));
+  for (const auto& [v, i] : placed) {
+    const MemoryPlan::Placed& p = m.tensors[v][i];
+    sizes.emplace_back((p.end - p.begin) * kWord, g.describe(Tensor{v, p.begin, p.end, {p.end - p.begin}}));
+  }
   std::stable_sort(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string s;
   for (size_t i = 0; i < sizes.size() && i < 3; ++i)
@@ -69,7 +71,7 @@ class Liveness {
     for (uint32_t v = 0; v < vars.size(); ++v) {
       ivs_.push_back(g.intervals(g.tensor(v)));
       ranges_[v].resize(ivs_[v].size());
-      written_[v].assign(vars[v].size(), false);
+      written_[v].resize(ivs_[v].size());
     }
     for (uint32_t p = 0; p < l.programs.size(); ++p) {
       program_ = p;
@@ -169,8 +171,9 @@ class Liveness {
     touched_ = std::move(outer);
   }
 
+  // Undoes the writes logged since `mark`, latest first.
   void unwrite(size_t mark) {
-    for (size_t j = mark; j < log_.size(); ++j) written_[log_[j].first][log_[j].second] = false;
+    for (size_t j = log_.size(); j-- > mark;) written_[log_[j].var][log_[j].interval] = std::move(log_[j].before);
     log_.resize(mark);
   }
 
@@ -194,7 +197,6 @@ class Liveness {
   void access(const Tensor& t, uint32_t s, bool write) {
     if (!t.valid() || t.begin >= t.end) return;
     const std::vector<graph::Interval>& ivs = ivs_[t.var];
-    std::vector<bool>& written = written_[t.var];
     // Intervals are in element order: start at the first that ends after t begins.
     const auto from = std::partition_point(ivs.begin(), ivs.end(),
                                            [&](const graph::Interval& iv) { return iv.end <= t.begin; });
@@ -206,20 +208,45 @@ class Liveness {
       if (r.program == kNone) r.program = program_;
       else if (r.program != program_) r.persistent = true;
       const uint32_t b = std::max(t.begin, ivs[i].begin), e = std::min(t.end, ivs[i].end);
-      for (uint32_t k = b; k < e; ++k) {
-        if (!write && !written[k]) r.persistent = true;
-        if (write && !written[k]) written[k] = true, log_.emplace_back(t.var, k);
+      Runs& written = written_[t.var][i];
+      if (covers(written, b, e)) continue;
+      if (!write) {
+        r.persistent = true;  // some element read before it is written
+      } else {
+        log_.push_back({t.var, i, written});
+        add(written, b, e);
       }
     }
+  }
+
+  // Sorted, disjoint, non-adjacent runs [begin, end) of elements.
+  using Runs = std::vector<std::pair<uint32_t, uint32_t>>;
+  static bool covers(const Runs& rs, uint32_t b, uint32_t e) {
+    const auto it = std::partition_point(rs.begin(), rs.end(), [&](const auto& r) { return r.second < e; });
+    return it != rs.end() && it->first <= b;
+  }
+  static void add(Runs& rs, uint32_t b, uint32_t e) {
+    // The runs that touch [b, e) merge with it.
+    auto lo = std::partition_point(rs.begin(), rs.end(), [&](const auto& r) { return r.second < b; });
+    auto hi = std::partition_point(lo, rs.end(), [&](const auto& r) { return r.first <= e; });
+    if (lo != hi) b = std::min(b, lo->first), e = std::max(e, std::prev(hi)->second);
+    lo = rs.erase(lo, hi);
+    rs.insert(lo, {b, e});
   }
 
   const graph::Graph& g_;
   const Lowered& l_;
   std::vector<std::vector<graph::Interval>> ivs_;
   std::vector<std::vector<Range>> ranges_;
-  std::vector<std::vector<bool>> written_;        // per element: written unconditionally
+  // Per variable and interval: the elements written unconditionally so far.
+  std::vector<std::vector<Runs>> written_;
   std::vector<std::pair<uint32_t, size_t>> touched_;  // (variable, interval) used in this block
-  std::vector<std::pair<uint32_t, uint32_t>> log_;    // (variable, element) written, in order
+  struct Write {  // a write that changed an interval's runs, and the runs before it
+    uint32_t var;
+    size_t interval;
+    Runs before;
+  };
+  std::vector<Write> log_;
   std::vector<std::pair<uint32_t, uint32_t>> repeats_;  // each Repeat's steps [first, last]
   uint32_t step_ = 0, program_ = 0;
 };
@@ -240,8 +267,10 @@ uint32_t peak(std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> blocks) {
 }  // namespace
 
 uint32_t MemoryPlan::addr_of(const Tensor& t) const {
-  for (const Placed& p : tensors.at(t.var))
-    if (p.begin <= t.begin && t.begin < p.end) return p.addr + (t.begin - p.begin) * kWord;
+  // A variable's placed intervals are in element order: the first that ends after t begins.
+  const std::vector<Placed>& ps = tensors.at(t.var);
+  const auto p = std::partition_point(ps.begin(), ps.end(), [&](const Placed& q) { return q.end <= t.begin; });
+  if (p != ps.end() && p->begin <= t.begin) return p->addr + (t.begin - p->begin) * kWord;
   throw graph::GraphError("no address for element " + std::to_string(t.begin) + " of tensor " + std::to_string(t.var));
 }
 
@@ -254,6 +283,15 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
   m.tensors.resize(g.variables().size());
   std::vector<TileAllocator> alloc(tiles, TileAllocator(fw.firmware_end, m.sram_end));
 
+  // Per tile: its vertices in id order and its vertex count per compute set (one pass over
+  // the vertices, not one per tile).
+  std::vector<std::vector<uint32_t>> tile_vertices(tiles);
+  std::vector<std::vector<uint32_t>> cs_counts(tiles, std::vector<uint32_t>(g.compute_sets().size(), 0));
+  for (uint32_t v = 0; v < g.vertices().size(); ++v) {
+    const graph::VertexData& d = g.vertices()[v];
+    tile_vertices[d.tile].push_back(v);
+    ++cs_counts[d.tile][d.compute_set];
+  }
   for (uint32_t t = 0; t < tiles; ++t) {
     MemoryPlan::Tile& mt = m.tiles[t];
     TileAllocator& a = alloc[t];
@@ -273,15 +311,8 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
     mt.stream_table = take(n(l.host_syncs.size()) * sizeof(arch::StreamEntry), u.control);
     mt.cond_table = take(n(l.conditions.size()) * kWord, u.control);
     // Vertex state: per compute set the tile's Vertex array, then the records.
-    for (const graph::ComputeSetData& cs : g.compute_sets()) {
-      uint32_t count = 0;
-      for (uint32_t v : cs.vertices) count += g.vertices()[v].tile == t;
-      mt.vertex_arrays.push_back(take(count * sizeof(arch::Vertex), u.vertex_state));
-    }
-    for (uint32_t v = 0; v < g.vertices().size(); ++v) {
-      const graph::VertexData& d = g.vertices()[v];
-      if (d.tile == t) m.vertex_state[v] = take(n(d.fields.size()) * kWord, u.vertex_state);
-    }
+    for (uint32_t count : cs_counts[t]) mt.vertex_arrays.push_back(take(count * sizeof(arch::Vertex), u.vertex_state));
+    for (uint32_t v : tile_vertices[t]) m.vertex_state[v] = take(n(g.vertices()[v].fields.size()) * kWord, u.vertex_state);
     // Send lists.
     for (const ExchangePlan::Exchange& e : x.exchanges)
       mt.send_lists.push_back(take(n(e.sends[t].size()) * sizeof(arch::SendEntry), u.send_lists));
@@ -306,6 +337,10 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
         m.tensors[v][i] = {iv.tile, iv.begin, iv.end, alloc[iv.tile].alloc_live(bytes, 8, r.first, r.last)};
       }
     }
+  // Per tile, what lies there (variable, interval), for the errors' largest tensors.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> placed(tiles);
+  for (uint32_t v = 0; v < m.tensors.size(); ++v)
+    for (uint32_t i = 0; i < m.tensors[v].size(); ++i) placed[m.tensors[v][i].tile].emplace_back(v, i);
   for (uint32_t t = 0; t < tiles; ++t) {
     m.tiles[t].usage.landing = peak(landing[t]);
     m.tiles[t].usage.tensors = peak(user[t]);
@@ -313,7 +348,7 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
     if (m.tiles[t].needed > alloc[t].available())
       m.errors.push_back("tile " + std::to_string(t) + " needs " + std::to_string(m.tiles[t].needed) +
                          " bytes above the firmware, " + std::to_string(alloc[t].available()) +
-                         " available; largest tensors there: " + largest_tensors(g, m, t));
+                         " available; largest tensors there: " + largest_tensors(g, m, placed[t]));
   }
   return m;
 }

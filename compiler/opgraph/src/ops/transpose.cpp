@@ -63,14 +63,15 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   const ValueInfo& r = c.op_graph().info(op.result);
   const graph::Tensor y = g.add_variable(r.dtype, r.shape, c.base(op) + ".transpose");
   const std::vector<uint32_t> src = source_index(c.op_graph().info(op.operands[0]).shape, op.attrs);
-  const auto& tiles = g.variables()[x.var].tile;
+  const graph::TileMap& map = g.variables()[x.var].mapping;
+  const auto tile_of = [&](uint32_t i) { return map.tile_at(x.begin + i); };
   const graph::Tensor flat = y.flatten();
   // Runs of consecutive result elements whose sources are consecutive: one copy each, the
   // result's run placed on the tile of the run's first source element.
   for (size_t b = 0; b < src.size();) {
     size_t e = b + 1;
-    while (e < src.size() && src[e] == src[e - 1] + 1 && tiles[x.begin + src[e]] == tiles[x.begin + src[b]]) ++e;
-    g.set_tile_mapping(flat.slice(b, e), static_cast<uint32_t>(tiles[x.begin + src[b]]));
+    while (e < src.size() && src[e] == src[e - 1] + 1 && tile_of(src[e]) == tile_of(src[b])) ++e;
+    g.set_tile_mapping(flat.slice(b, e), static_cast<uint32_t>(tile_of(src[b])));
     body.add(graph::Copy(x.flatten().slice(src[b], src[b] + static_cast<uint32_t>(e - b)), flat.slice(b, e)));
     b = e;
   }

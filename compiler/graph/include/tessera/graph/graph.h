@@ -17,7 +17,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -25,6 +27,7 @@
 #include "tessera/graph/codelets.h"
 #include "tessera/graph/program.h"
 #include "tessera/graph/tensor.h"
+#include "tessera/graph/tile_map.h"
 
 namespace tessera::graph {
 
@@ -40,10 +43,11 @@ struct Variable {
   std::string name;
   DType dtype = DType::kF32;
   std::vector<uint32_t> shape;
-  std::vector<int32_t> tile;      // per element, -1 while unmapped
+  uint32_t elements = 0;
+  TileMap mapping;                // runs of elements on tiles; elements in none are unmapped
   std::vector<uint32_t> initial;  // words; empty unless set_initial_value was called
   bool hidden = false;            // made by the compiler (e.g. broadcast conditions)
-  uint32_t size() const { return static_cast<uint32_t>(tile.size()); }
+  uint32_t size() const { return elements; }
 };
 
 // A vertex field's value: a tensor region (pointer fields) or a word (u32, f32 bits).
@@ -106,7 +110,7 @@ class Graph {
   const std::vector<ComputeSetData>& compute_sets() const { return compute_sets_; }
   const std::vector<VertexData>& vertices() const { return vertices_; }
   const std::vector<StreamData>& streams() const { return streams_; }
-  const std::vector<std::pair<std::string, Program>>& programs() const { return programs_; }
+  const std::vector<std::pair<std::string, Program>>& programs() const { return *programs_; }
   // For passes that add hidden tensors (the copy of the graph they own).
   Tensor add_hidden_variable(DType dtype, std::vector<uint32_t> shape, std::string name);
 
@@ -119,7 +123,11 @@ class Graph {
   std::vector<ComputeSetData> compute_sets_;
   std::vector<VertexData> vertices_;
   std::vector<StreamData> streams_;
-  std::vector<std::pair<std::string, Program>> programs_;
+  // Shared by copies of the graph (a compile's working copy), copied on the next add: a
+  // program tree may hold millions of steps.
+  std::shared_ptr<std::vector<std::pair<std::string, Program>>> programs_ =
+      std::make_shared<std::vector<std::pair<std::string, Program>>>();
+  std::unordered_set<std::string> var_names_;  // for the duplicate check without a scan
 };
 
 // Checks that the graph can compile: every tensor mapped, every vertex field set, regions
