@@ -79,6 +79,9 @@ inline constexpr uint32_t kMaxTransfersPerRun = 1u << 16;
 int info(const std::string& model);
 // `tessera run model.tsx ...`: load onto the device, run one program, write outputs.
 int run(const RunArgs& args);
+// The program `name` of `e` (the first if `name` is empty); an error naming `model` and the
+// programs there are if it has none of that name.
+const exe::Program& choose_program(const exe::Executable& e, const std::string& model, const std::string& name);
 
 // Progress and notes go to stderr, so stdout stays data.
 void note(const std::string& line);

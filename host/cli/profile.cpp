@@ -52,13 +52,7 @@ int profile(const ProfileArgs& a) {
                              "profile on emu (the cycle model follows the same latency table)");
   note("reading " + a.model);
   const exe::Executable e = exe::read_file(a.model);
-  const exe::Program* program = a.program.empty() ? (e.programs.empty() ? nullptr : &e.programs.front())
-                                                  : e.find_program(a.program);
-  if (!program) {
-    std::string known;
-    for (const auto& p : e.programs) known += (known.empty() ? "" : ", ") + p.name;
-    throw std::runtime_error(a.model + ": no program '" + a.program + "' (programs: " + (known.empty() ? "none" : known) + ")");
-  }
+  const exe::Program* program = &choose_program(e, a.model, a.program);
   const arch::Target* target = arch::find_target(e.target);
   if (!target) throw std::runtime_error("unknown target '" + e.target + "'");
   const profile::ExeImage image(e);

@@ -55,6 +55,14 @@ void write_bytes(const std::string& path, std::span<const std::byte> data) {
 
 }  // namespace
 
+const exe::Program& choose_program(const exe::Executable& e, const std::string& model, const std::string& name) {
+  const exe::Program* p = name.empty() ? (e.programs.empty() ? nullptr : &e.programs.front()) : e.find_program(name);
+  if (p) return *p;
+  std::string known;
+  for (const auto& q : e.programs) known += (known.empty() ? "" : ", ") + q.name;
+  throw std::runtime_error(model + ": no program '" + name + "' (programs: " + (known.empty() ? "none" : known) + ")");
+}
+
 int run(const RunArgs& a) {
   // Every path first: a bad output path must not cost a run.
   for (const std::string& arg : a.inputs) check_input_file(split(arg, "--input").file, "--input " + split(arg, "--input").name);
@@ -64,14 +72,7 @@ int run(const RunArgs& a) {
   if (!a.xclbin.empty()) check_input_file(a.xclbin, "--xclbin");
   note("reading " + a.model);
   const exe::Executable e = exe::read_file(a.model);
-  const exe::Program* program = a.program.empty() ? (e.programs.empty() ? nullptr : &e.programs.front())
-                                                  : e.find_program(a.program);
-  if (!program) {
-    std::string known;
-    for (const auto& p : e.programs) known += (known.empty() ? "" : ", ") + p.name;
-    throw std::runtime_error(a.model + ": no program '" + a.program + "' (programs: " + (known.empty() ? "none" : known) +
-                             ")");
-  }
+  const exe::Program* program = &choose_program(e, a.model, a.program);
   const std::unique_ptr<device::Device> device = open_device(a.device, e, a.threads, a.remote, a.xclbin);
   runtime::EngineOptions opts;
   opts.progress = note;

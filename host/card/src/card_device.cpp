@@ -262,24 +262,8 @@ void CardDevice::dma_read(std::span<const device::DmaSegment> segments, std::spa
 }
 
 std::string CardDevice::error_detail() const {
-  CardDevice& d = const_cast<CardDevice&>(*this);  // register reads; nothing the device holds changes
-  if (d.read_reg(arch::kDevRegState) != device::kStateError) return {};
-  const uint32_t cause = d.read_reg(arch::kDevRegErrCause), tile = d.read_reg(arch::kDevRegErrTile);
-  const uint32_t ss = d.read_reg(arch::kDevRegErrSuperstep), detail = d.read_reg(arch::kDevRegErrDetail);
-  if (cause == arch::kDeviceErrorBit) return "aborted by the host at superstep " + std::to_string(ss);
-  std::string s = "tile " + std::to_string(tile) + ": ";
-  if (cause & arch::kDeviceErrorBit) {
-    const uint32_t code = cause & ~arch::kDeviceErrorBit;
-    s += device::device_error_name(code);
-    if (code == arch::kDevErrRecvLost || code == arch::kDevErrRecvDuplicated)
-      s += " (received " + std::to_string(detail) + " words)";
-    else if (detail)
-      s += " (detail " + hex(detail) + ")";
-  } else {
-    s += "trap, mcause " + hex(cause) + " at pc " + hex(d.read_reg(arch::kDevRegErrPc)) + " (mtval " +
-         hex(d.read_reg(arch::kDevRegErrTval)) + ")";
-  }
-  return s + " in superstep " + std::to_string(ss) + " (" + io_->name() + ")";
+  // Register reads; nothing the device holds changes.
+  return device::describe_error_registers(const_cast<CardDevice&>(*this), io_->name());
 }
 
 }  // namespace tessera::card

@@ -570,23 +570,7 @@ std::string VltMachine::error_detail() const {
   if (state() != device::kStateError) return {};
   // From the ERR_* registers (bus reads move the clock a few cycles; in the error state
   // nothing the registers hold changes).
-  VltMachine& m = const_cast<VltMachine&>(*this);
-  const uint32_t cause = m.read_reg(arch::kDevRegErrCause), tile = m.read_reg(arch::kDevRegErrTile);
-  const uint32_t ss = m.read_reg(arch::kDevRegErrSuperstep), detail = m.read_reg(arch::kDevRegErrDetail);
-  if (cause == arch::kDeviceErrorBit) return "aborted by the host at superstep " + std::to_string(ss);
-  std::string s = "tile " + std::to_string(tile) + ": ";
-  if (cause & arch::kDeviceErrorBit) {
-    const uint32_t code = cause & ~arch::kDeviceErrorBit;
-    s += device::device_error_name(code);
-    if (code == arch::kDevErrRecvLost || code == arch::kDevErrRecvDuplicated)
-      s += " (received " + std::to_string(detail) + " words)";
-    else if (detail)
-      s += " (detail " + hex(detail) + ")";
-  } else {
-    s += "trap, mcause " + hex(cause) + " at pc " + hex(m.read_reg(arch::kDevRegErrPc)) + " (mtval " +
-         hex(m.read_reg(arch::kDevRegErrTval)) + ")";
-  }
-  return s + " in superstep " + std::to_string(ss) + " (RTL)";
+  return device::describe_error_registers(const_cast<VltMachine&>(*this), "RTL");
 }
 
 namespace {
