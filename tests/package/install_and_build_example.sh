@@ -11,4 +11,5 @@ cmake -S "$example" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix"
   { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/build"
 "$work/build/small_cnn" "$work/small_cnn.tsx"
-"$work/prefix/bin/tessera" info "$work/small_cnn.tsx" | head -3
+"$work/prefix/bin/tessera" info "$work/small_cnn.tsx" > "$work/info.txt"
+head -3 "$work/info.txt"

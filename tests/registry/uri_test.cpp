@@ -57,8 +57,13 @@ TEST(Uri, EmptyOddAndUnknownDevicesAreRefused) {
                   AllOf(HasSubstr("unknown device 'gpu'"), HasSubstr("emu-native"))));
   EXPECT_THAT([] { check_uri("emu://x"); },
               ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("takes no address")));
-  EXPECT_THAT([] { open("xrt:0"); },
-              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("unknown device 'xrt'")));
+  EXPECT_THAT([] { open("tpu:0"); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("unknown device 'tpu'")));
+  // xrt[:N]: a card index of digits, and an xclbin to open it with.
+  EXPECT_THAT([] { open("xrt:0"); }, ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("needs --xclbin")));
+  EXPECT_THAT([] { check_uri("xrt:x"); }, ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("card index")));
+  EXPECT_NO_THROW(check_uri("xrt"));
+  EXPECT_NO_THROW(check_uri("xrt:2"));
   EXPECT_NO_THROW(check_uri("emu"));
   EXPECT_NO_THROW(check_uri("emu-native"));
 }
