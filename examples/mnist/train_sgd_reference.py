@@ -181,7 +181,8 @@ def export_plan(plan_dir, plan):
         f.write("\n")
 
 
-def import_plan(plan_dir):
+def import_plan(plan_dir, train_count=TRAIN):
+    """A plan directory; its batch indices must be below train_count (the training images)."""
     path = os.path.join(plan_dir, "plan.json")
     with open(path) as f:
         meta = json.load(f)
@@ -202,8 +203,8 @@ def import_plan(plan_dir):
             sys.exit("%s: non-finite values" % os.path.join(plan_dir, name + ".f32"))
         params.append(a.reshape(shape).astype(np.float32))
     order = read_raw(os.path.join(plan_dir, "order.u32"), "<u4", steps * batch).reshape(steps, batch)
-    if order.max() >= TRAIN:
-        sys.exit("%s: index %d >= %d" % (os.path.join(plan_dir, "order.u32"), order.max(), TRAIN))
+    if order.max() >= train_count:
+        sys.exit("%s: index %d >= %d" % (os.path.join(plan_dir, "order.u32"), order.max(), train_count))
     shifts = read_raw(os.path.join(plan_dir, "shifts.i8"), "i1", steps * batch * 2)
     meta = dict(meta, batch=batch, steps=steps, layers=layers)
     return {"meta": meta, "params": params, "order": order.astype(np.int64),

@@ -18,36 +18,32 @@ unsigned xrt_index(const DeviceUri& uri);                                       
 namespace {
 
 // A device named by a bare word takes no address.
-Factory bare(Factory f) {
-  return [f = std::move(f)](const DeviceUri& u, const Options& o) {
-    if (u.text != u.scheme)
-      throw std::invalid_argument("device '" + u.text + "': " + u.scheme +
-                                  " takes no address (write '" + u.scheme + "')");
-    return f(u, o);
-  };
+void no_address(const DeviceUri& u) {
+  if (u.text != u.scheme)
+    throw std::invalid_argument("device '" + u.text + "': " + u.scheme + " takes no address (write '" + u.scheme + "')");
 }
 
 struct Table {
   std::mutex mutex;
   std::vector<Backend> rows;
   Table() {
-    rows.push_back(
-        {"emu", "emu", "the emulator: instruction-set simulation with cycles", bare(make_emu)});
-    rows.push_back({"emu-native", "emu-native",
-                    "the emulator running the firmware as host code (same bits, faster)",
-                    bare(make_emu)});
+    rows.push_back({"emu", "emu", "the emulator: instruction-set simulation with cycles", make_emu, no_address});
+    rows.push_back({"emu-native", "emu-native", "the emulator running the firmware as host code (same bits, faster)",
+                    make_emu, no_address});
 #if TESSERA_HAVE_VLT
-    rows.push_back(
-        {"vlt", "vlt", "the Verilated RTL machine of the executable's target", bare(make_vlt)});
+    rows.push_back({"vlt", "vlt", "the Verilated RTL machine of the executable's target", make_vlt, no_address});
 #endif
 #if TESSERA_HAVE_CARD_SIM
     rows.push_back({"card-sim", "card-sim",
-                    "an Alveo card simulated: the Verilated kernel, the data movers, card memory", bare(make_card_sim)});
+                    "an Alveo card simulated: the Verilated kernel, the data movers, card memory", make_card_sim,
+                    no_address});
 #endif
-    rows.push_back({"xrt", "xrt[:N]", "Alveo card N (default 0) through XRT, with an xclbin", make_xrt});
+    rows.push_back({"xrt", "xrt[:N]", "Alveo card N (default 0) through XRT, with an xclbin", make_xrt,
+                    [](const DeviceUri& u) { xrt_index(u); }});
 #if TESSERA_HAVE_REMOTE
     rows.push_back(
-        {"remote", "remote://HOST:PORT[/NAME]", "a device served by tessera-devd", make_remote});
+        {"remote", "remote://HOST:PORT[/NAME]", "a device served by tessera-devd", make_remote,
+         [](const DeviceUri& u) { parse_remote(u); }});
 #endif
   }
 };
@@ -98,17 +94,15 @@ Backend find_backend(const DeviceUri& uri) {
 
 void check_uri(std::string_view text) {
   const DeviceUri uri = parse_uri(text);
-  find_backend(uri);
-  if (uri.scheme == "remote") parse_remote(uri);
-  else if (uri.scheme == "xrt") xrt_index(uri);
-  else if (uri.text != uri.scheme &&
-           (uri.scheme == "emu" || uri.scheme == "emu-native" || uri.scheme == "vlt" || uri.scheme == "card-sim"))
-    throw std::invalid_argument("device '" + uri.text + "': " + uri.scheme + " takes no address (write '" + uri.scheme + "')");
+  const Backend b = find_backend(uri);
+  if (b.check) b.check(uri);
 }
 
 std::unique_ptr<device::Device> open(std::string_view text, const Options& options) {
   const DeviceUri uri = parse_uri(text);
-  return find_backend(uri).factory(uri, options);
+  const Backend b = find_backend(uri);
+  if (b.check) b.check(uri);
+  return b.factory(uri, options);
 }
 
 std::function<std::vector<runtime::SuperstepCycles>()> profile_source(device::Device& device) {

@@ -74,11 +74,14 @@ void check_uri(std::string_view uri);
 
 // What the factories get, and the table's rows.
 using Factory = std::function<std::unique_ptr<device::Device>(const DeviceUri&, const Options&)>;
+// Checks a URI's address without opening anything (throws std::invalid_argument).
+using AddressCheck = std::function<void(const DeviceUri&)>;
 struct Backend {
   std::string scheme;       // "emu", "remote", ...
   std::string usage;        // "remote://HOST:PORT[/NAME]"
   std::string description;  // one line, for --help and errors
   Factory factory;
+  AddressCheck check = {};  // check_uri's and open()'s check of the address; none if empty
 };
 
 // Adds (or replaces) a backend: how a backend that lives outside this library registers
