@@ -240,9 +240,15 @@ class Lowering : public detail::LowerContext {
       case OpKind::kMatMul: {
         const Value a = op.operands[0], b = op.operands[1];
         const Tensor ta = mapped(a);
-        const Tensor tb = is_weight(b) ? constant(b) : mapped(b);
         const ValueInfo& ia = og_.info(a);
-        const auto [plan, opts] = matmul_plan(op, ia.shape[0], ia.shape[1], r.shape[1]);
+        auto [plan, opts] = matmul_plan(op, ia.shape[0], ia.shape[1], r.shape[1]);
+        // A constant used only here is baked block by block where the plan needs it.
+        const bool bake = og_.producer(b).kind == OpKind::kConstant && uses_[b.id] == 1 && !tensors_[b.id].valid();
+        if (bake) {
+          opts.b_values = &og_.constant_data(b);
+          opts.b_name = og_.producer(b).name;
+        }
+        const Tensor tb = bake ? Tensor{} : is_weight(b) ? constant(b) : mapped(b);
         tensors_[op.result.id] = ops::matmul(g_, body, ta, tb, plan, base(op) + ".matmul", opts);
         break;
       }

@@ -71,6 +71,14 @@ MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const
 
 Tensor matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tensor& b, const MatMulPlan& plan,
               const std::string& name, const MatMulOptions& o) {
+  if (o.b_values) {
+    if (a.shape.size() != 2 || a.shape[1] == 0 || o.b_values->size() % a.shape[1])
+      throw GraphError("matmul '" + name + "': " + std::to_string(o.b_values->size()) +
+                       " constant values are no whole number of rows of " + std::to_string(a.shape[1]));
+    Tensor shaped = b;  // only the shape is read
+    shaped.shape = {a.shape[1], static_cast<uint32_t>(o.b_values->size() / a.shape[1])};
+    return detail::matmul_general(g, prog, a, shaped, false, false, plan, name, o);
+  }
   if (a.shape.size() != 2 || b.shape.size() != 2 || a.shape[1] != b.shape[0])
     throw GraphError("matmul '" + name + "': shapes " + graph::shape_string(a.shape) + " and " +
                      graph::shape_string(b.shape) + " do not multiply");
@@ -105,7 +113,9 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
   if (o.c.valid() && o.c.shape != std::vector<uint32_t>{m, n})
     throw GraphError("matmul '" + name + "': destination " + g.describe(o.c) + " is not " +
                      graph::shape_string({m, n}));
-  const bool place_b = !ta && !tb && unmapped(g, b);
+  const bool baked = o.b_values != nullptr;  // B is data: each block a constant of its own
+  if (baked && (ta || tb)) throw GraphError("matmul '" + name + "': constant B only for the plain product");
+  const bool place_b = !baked && !ta && !tb && unmapped(g, b);
   const char* codelet = ta ? "matmul_tn" : tb ? "matmul_nt" : "matmul";
   auto tile_of = [&](uint32_t im, uint32_t ik, uint32_t in) {
     const uint32_t t = o.tile ? o.tile(im, ik, in) : (im * pk + ik) * pn + in;
@@ -160,8 +170,17 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
         // place when it is contiguous in b (all of b's columns) and lies on this tile.
         Tensor bop;
         const bool b_whole = tb ? depth == k : cols == n;
-        const Tensor b_rows = tb ? b.slice(n0 * k, n1 * k) : b.slice(k0 * n, k1 * n);
-        if (b_whole && lies_on(g, b_rows, t)) {
+        const Tensor b_rows = baked ? Tensor{} : tb ? b.slice(n0 * k, n1 * k) : b.slice(k0 * n, k1 * n);
+        if (baked) {
+          bop = g.add_variable(exe::DType::kF32, {depth, cols},
+                               o.b_name + "[" + std::to_string(k0) + ":" + std::to_string(k1) + "," +
+                                   std::to_string(n0) + ":" + std::to_string(n1) + "]" + id);
+          g.set_tile_mapping(bop, t);
+          std::vector<float> blk(size_t{depth} * cols);
+          for (uint32_t p = 0; p < depth; ++p)
+            std::copy_n(o.b_values->begin() + (size_t{k0} + p) * n + n0, cols, blk.begin() + size_t{p} * cols);
+          g.set_initial_value(bop, blk);
+        } else if (b_whole && lies_on(g, b_rows, t)) {
           bop = b_rows;
         } else if (tb) {
           // B's block cols x depth (rows n0..n1 of b, columns k0..k1).

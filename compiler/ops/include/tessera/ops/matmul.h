@@ -48,10 +48,16 @@ struct MatMulOptions {
   // tile); with pk == 1 a block lying whole and contiguous on its tile is the vertex's
   // output (no reduction).
   graph::Tensor c;
+  // B given as constant data (row-major k x n, for matmul only) instead of a tensor: each
+  // tile's block becomes a constant of its own, laid out as the codelet takes it, so the
+  // weight is stored once per block (pm times with pm > 1) and never copied at run time.
+  const std::vector<float>* b_values = nullptr;
+  std::string b_name;  // the constant's name, for its blocks' names
 };
 
 // Adds C = A * B to `g`: the operand copies, the partials and the reduction as steps of
 // `prog` (a Sequence), and returns C, mapped. A and B must be mapped; they are only read.
+// With o.b_values, `b` is ignored (pass an invalid tensor) and each block is baked.
 // If B is unmapped it is mapped here, block by block where the plan needs it (weights):
 // block (ik, in) on tile (0, ik, in). An operand block lying whole and contiguous on the
 // vertex's tile (as the codelet takes it) is read in place; other blocks are copied.
