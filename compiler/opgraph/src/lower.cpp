@@ -218,6 +218,13 @@ class Lowering : public detail::LowerContext {
   const OpGraph& op_graph() override { return og_; }
   const ops::CostModel& cost() override { return cost_; }
   double budget() override { return budget_; }
+  // Replicated constants may take a quarter of what the firmware leaves on a tile, the
+  // op's temporaries (budget_) half, and the model's other weights the rest.
+  bool reserve_constant_bytes(double bytes) override {
+    if (replicated_bytes_ + bytes > 0.5 * budget_) return false;
+    replicated_bytes_ += bytes;
+    return true;
+  }
   void set_result(const Op& op, const graph::Tensor& t) override { tensors_[op.result.id] = t; }
 
   void lower_op(const Op& op, graph::Program& body) {
@@ -352,6 +359,7 @@ class Lowering : public detail::LowerContext {
   const double budget_;
   const bool train_;
   uint32_t next_vector_tile_ = 0;
+  double replicated_bytes_ = 0;  // constants baked on every tile that reads them, so far
   ops::SgdState sgd_;  // what run()'s updates made
   std::vector<Tensor> tensors_;
   std::vector<uint32_t> uses_;

@@ -206,6 +206,36 @@ Tensor pool(graph::Graph& g, graph::Program& prog, const Tensor& x, const Window
 
 }  // namespace
 
+uint64_t conv_weight_bytes_per_tile(const WindowGeometry& geo, const WindowPlan& plan) {
+  return uint64_t(4) * ceil_div(geo.c_out, plan.pc) * (geo.c_in / geo.groups) * geo.kh * geo.kw;
+}
+
+Tensor spread_conv_weights(graph::Graph& g, const std::vector<float>& values, const WindowGeometry& geo,
+                           uint32_t batch, const WindowPlan& plan, const std::string& name) {
+  const uint32_t per = geo.c_in / geo.groups * geo.kh * geo.kw;
+  if (values.size() != uint64_t(geo.c_out) * per)
+    throw graph::GraphError("'" + name + "': " + std::to_string(values.size()) + " weights, expected " +
+                            std::to_string(uint64_t(geo.c_out) * per));
+  const Tensor w = g.add_variable(exe::DType::kF32, {geo.c_out, per}, name + ".w");
+  const Tensor flat = w.flatten();
+  // The tiles of each output channel block (m0, m1), in order, from the plan's jobs.
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> users;
+  for (const Job& j : jobs(WindowKind::kConv2d, geo, batch, plan)) {
+    std::vector<uint32_t>& u = users[{j.m0, j.m1}];
+    if (u.empty() || u.back() != j.tile) u.push_back(j.tile);
+  }
+  for (const auto& [range, tiles] : users) {
+    const uint32_t b = range.first * per, e = range.second * per, parts = static_cast<uint32_t>(tiles.size());
+    for (uint32_t i = 0; i < parts; ++i) {
+      const uint32_t pb = b + static_cast<uint32_t>(uint64_t(e - b) * i / parts);
+      const uint32_t pe = b + static_cast<uint32_t>(uint64_t(e - b) * (i + 1) / parts);
+      if (pb < pe) g.set_tile_mapping(flat.slice(pb, pe), tiles[i]);
+    }
+  }
+  g.set_initial_value(w, values);
+  return w;
+}
+
 Tensor conv2d(graph::Graph& g, graph::Program& prog, const Tensor& x, const ConvWeights& wts,
               const WindowGeometry& geo, const WindowPlan& plan, const std::string& name) {
   const uint32_t batch = batch_of(x, geo, name);

@@ -85,8 +85,9 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
       ops::plan_window(ops::WindowKind::kConv2d, geo, batch, c.graph().target().tiles, c.cost(), c.budget(), name);
   ops::ConvWeights wts;
   const Value w = op.operands[1];
-  if (og.producer(w).kind == OpKind::kConstant) wts.w_values = og.constant_data(w);
-  else wts.w = c.mapped(w);
+  if (og.producer(w).kind != OpKind::kConstant) wts.w = c.mapped(w);
+  else if (c.reserve_constant_bytes(double(ops::conv_weight_bytes_per_tile(geo, plan)))) wts.w_values = og.constant_data(w);
+  else wts.w = ops::spread_conv_weights(c.graph(), og.constant_data(w), geo, batch, plan, name);
   if (op.operands.size() > 2) {
     const Value b = op.operands[2];
     if (og.producer(b).kind == OpKind::kConstant) wts.b_values = og.constant_data(b);

@@ -34,6 +34,10 @@ class LowerContext {
   virtual const OpGraph& op_graph() = 0;
   virtual const ops::CostModel& cost() = 0;
   virtual double budget() = 0;  // bytes one op may use per tile
+  // Whether `bytes` more of constants replicated on the fullest tile (e.g. a conv's weight
+  // blocks baked on every tile that reads them) still leave room for the rest: if so they
+  // are counted and true returned; if not, the op stores its constants once (spread).
+  virtual bool reserve_constant_bytes(double bytes) = 0;
   // The operand's tensor, mapped somewhere (constants and parameters placed linearly if
   // nothing placed them yet).
   virtual graph::Tensor mapped(Value v) = 0;

@@ -50,6 +50,16 @@ struct ConvWeights {
   std::vector<float> w_values, b_values;  // constant data; b empty: no bias (zeros)
 };
 
+// A conv2d's constant weights [M, C/g, kh, kw] stored once instead of baked on every tile
+// that reads them: each output channel block of the plan split evenly over the tiles that
+// use it (a tensor with the values as its initial value), which conv2d then copies into a
+// temporary on each tile before its compute set. For plans that would replicate a block on
+// many tiles (row or image splits) when the replicas do not fit beside the other weights.
+graph::Tensor spread_conv_weights(graph::Graph& g, const std::vector<float>& values, const WindowGeometry& geo,
+                                  uint32_t batch, const WindowPlan& plan, const std::string& name);
+// The bytes of constant weights conv2d would bake on its fullest tile (the replicas).
+uint64_t conv_weight_bytes_per_tile(const WindowGeometry& geo, const WindowPlan& plan);
+
 // y [N, M, OH, OW] = conv2d(x [N, C, H, W]), new tensor mapped by the plan.
 graph::Tensor conv2d(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const ConvWeights& wts,
                      const WindowGeometry& geo, const WindowPlan& plan, const std::string& name);
