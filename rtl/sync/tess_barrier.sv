@@ -114,8 +114,11 @@ module tess_barrier #(
   end
 
   // ---- stage 2: the state machine ------------------------------------------------------
-  localparam logic [2:0] SReset = 3'd0, SRun = 3'd1, SHost = 3'd2, SHalted = 3'd3, SError = 3'd4,
-                         SXchg = 3'd5, SCheck = 3'd6;
+  // The device's states (arch/device_regs.toml, STATE) and two of its own, which STATE reads
+  // as running.
+  localparam logic [2:0] SReset = tess_arch_pkg::DEV_STATE_RESET, SRun = tess_arch_pkg::DEV_STATE_RUNNING,
+                         SHost = tess_arch_pkg::DEV_STATE_HOST_SYNC, SHalted = tess_arch_pkg::DEV_STATE_HALTED,
+                         SError = tess_arch_pkg::DEV_STATE_ERROR, SXchg = 3'd5, SCheck = 3'd6;
   logic [2:0]  st_q, hold_q;
   logic [31:0] superstep_q;
   logic        go_q, release_q;
@@ -237,7 +240,7 @@ module tess_barrier #(
 
   assign go_o = go_q;
   assign release_o = release_q;
-  assign state_o = st_q == SXchg || st_q == SCheck ? 3'd1 : st_q;
+  assign state_o = st_q == SXchg || st_q == SCheck ? SRun : st_q;
   assign superstep_o = superstep_q;
   assign err_tile_o = err_tile_q;
   assign err_superstep_o = err_superstep_q;

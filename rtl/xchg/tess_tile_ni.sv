@@ -85,7 +85,7 @@ module tess_tile_ni #(
   // Writes always drain; a read request waits for room for its reply.
   assign ej_ready_o = !ej_is_read || rep_room;
   assign ej_take = ej_valid_i && ej_ready_o;
-  assign ej_write = ej_take && (ej_kind == tess_noc_pkg::KindWrite || ej_kind == 2'd2);
+  assign ej_write = ej_take && (ej_kind == tess_noc_pkg::KindWrite || ej_kind == tess_noc_pkg::KindDebugWrite);
   assign ej_read = ej_take && ej_is_read;
 
   // ---- the exchange engine ---------------------------------------------------------------
