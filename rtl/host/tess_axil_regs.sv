@@ -293,4 +293,11 @@ module tess_axil_regs #(
     end
   end
   assign rresp_o = 2'b00;
+
+  // The AXI4-Lite rules on both sides of the port (simulation only).
+  tess_axil_check u_check (
+    .clk_i, .rst_ni,
+    .awvalid_i, .awready_i(awready_o), .awaddr_i, .wvalid_i, .wready_i(wready_o), .w_i({wstrb_i, wdata_i}),
+    .bvalid_i(bvalid_o), .bready_i, .bresp_i(bresp_o), .arvalid_i, .arready_i(arready_o), .araddr_i,
+    .rvalid_i(rvalid_o), .rready_i, .r_i({rresp_o, rdata_o}));
 endmodule

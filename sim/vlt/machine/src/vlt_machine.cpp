@@ -362,6 +362,17 @@ VltMachine::AxilWrite VltMachine::axil_write(uint32_t offset, uint32_t value, ui
   return w;
 }
 
+void VltMachine::axil_drive(bool awvalid, uint32_t awaddr, bool wvalid, bool bready, unsigned cycles) {
+  top_->s_axi_control_awvalid = awvalid;
+  top_->s_axi_control_awaddr = awaddr & 0xfff;
+  top_->s_axi_control_wvalid = wvalid;
+  top_->s_axi_control_wdata = 0;
+  top_->s_axi_control_wstrb = 0xf;
+  top_->s_axi_control_bready = bready;
+  step(cycles);
+  top_->s_axi_control_awvalid = top_->s_axi_control_wvalid = top_->s_axi_control_bready = 0;
+}
+
 std::vector<VltMachine::AxilRead> VltMachine::axil_read(std::span<const uint32_t> offsets, unsigned r_delay) {
   std::vector<AxilRead> rs(offsets.size());
   const uint64_t t0 = cycles_, limit = cycles_ + 100000 + 16 * offsets.size();
