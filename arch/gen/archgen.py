@@ -44,12 +44,38 @@ def check_regs(regs, limit, what):
         seen[off] = r["name"]
 
 
+# What one memory primitive holds of a tile's SRAM: block RAM is used 32 bits wide (RAMB36E2,
+# 1K x 32 + parity), UltraRAM 64 bits wide (URAM288, 4K x 64 + 8; rtl/tile/tess_sram_tdp.sv).
+SRAM_UNIT = {"block": (4096, "RAMB36"), "ultra": (32768, "URAM288")}
+
+
 def check_target(t, path):
     cols, rows = t["mesh"]
     if cols * rows < t["tiles"]:
         sys.exit(f"archgen: {path}: mesh {cols}x{rows} cannot hold {t['tiles']} tiles")
     if t["sram_bytes"] % 4096:
         sys.exit(f"archgen: {path}: sram_bytes must be a multiple of 4 KiB")
+    kind = t.get("sram")
+    if kind not in SRAM_UNIT:
+        given = "missing" if kind is None else repr(kind)
+        sys.exit(f"archgen: {path}: sram must be \"block\" or \"ultra\" (the memory the tiles' SRAM is built of), not {given}")
+    unit_bytes, prim = SRAM_UNIT[kind]
+    if t["sram_bytes"] % unit_bytes:
+        sys.exit(f"archgen: {path}: sram_bytes {t['sram_bytes']} is not a whole number of {prim} "
+                 f"({unit_bytes // 1024} KiB each with sram = \"{kind}\")")
+    fpga = t.get("fpga")
+    if fpga is not None:
+        # The per-tile SRAM of an FPGA target is the largest whole number of memories per tile
+        # that the planned share of the device's memories gives.
+        keys = ("part", prim.lower(), f"{prim.lower()}_share")
+        missing = [k for k in keys if k not in fpga]
+        if missing:
+            sys.exit(f"archgen: {path}: [fpga] lacks {', '.join(missing)}")
+        budget = int(fpga[prim.lower()] * fpga[f"{prim.lower()}_share"] + 1e-9)
+        per_tile = budget // t["tiles"]
+        if per_tile == 0 or t["sram_bytes"] != per_tile * unit_bytes:
+            sys.exit(f"archgen: {path}: sram_bytes must be {per_tile * unit_bytes} ({per_tile} {prim} per tile: "
+                     f"{budget} of the {fpga[prim.lower()]} of {fpga['part']} over {t['tiles']} tiles), not {t['sram_bytes']}")
 
 
 def tile_map_h(tm):
@@ -89,6 +115,9 @@ def device_regs_h(dr):
               "enum DeviceErrorCode : uint32_t {"]
     for e in dr.get("error", []):
         lines.append(f"  kDevErr{camel(e['name'])} = {e['code']},  // {e['doc']}")
+    lines += ["};", "", "// Values of STATE.", "enum DeviceState : uint32_t {"]
+    for st in dr["state"]:
+        lines.append(f"  kDevState{camel(st['name'])} = {st['code']},  // {st['doc']}")
     lines += ["};", "", "inline const char* device_error_name(uint32_t code) {", "  switch (code) {"]
     for e in dr.get("error", []):
         lines.append(f"    case {e['code']}: return \"{e['doc'].split('.')[0]}\";")
@@ -170,6 +199,8 @@ def arch_pkg_sv(tm, dr, lat, h):
     lines += sv_regs("TILE_REG", tm["reg"]) + sv_regs("DEV_REG", dr["reg"])
     for e in dr.get("error", []):
         lines.append(f"  localparam logic [7:0] DEV_ERR_{e['name']} = 8'd{e['code']};  // {e['doc']}")
+    for st in dr["state"]:
+        lines.append(f"  localparam logic [2:0] DEV_STATE_{st['name']} = 3'd{st['code']};  // {st['doc']}")
     for name, c in lat["class"].items():
         n = ident(name)
         lines.append(f"  localparam int unsigned LAT_{n}_ISSUE = {c['issue']};")
@@ -188,10 +219,77 @@ def target_pkg_sv(t, h):
         f"  localparam int unsigned MeshCols = {t['mesh'][0]};",
         f"  localparam int unsigned MeshRows = {t['mesh'][1]};",
         f"  localparam int unsigned SramBytes = {t['sram_bytes']};",
+        f"  localparam bit UltraRam = 1'b{int(t['sram'] == 'ultra')};  // the SRAM in UltraRAM, else block RAM",
         f"  localparam int unsigned HostNodes = {t['host_nodes']};",
         f"  localparam int unsigned LinkLatency = {t['link_latency']};",
         f"  localparam logic [31:0] TargetHash = 32'h{h:08X};",
         "endpackage", ""])
+
+
+def check_flit(fl):
+    names = [f["name"] for f in fl["field"]]
+    need = {"data", "mask", "addr", "src", "dst", "kind"}
+    if set(names) != need or len(names) != len(need):
+        sys.exit(f"archgen: flit.toml: the fields must be {', '.join(sorted(need))}, each once (have {', '.join(names)})")
+    width = {f["name"]: f["bits"] for f in fl["field"]}
+    if width["src"] != width["dst"]:
+        sys.exit("archgen: flit.toml: src and dst must be equally wide (both are node numbers)")
+    if width["mask"] * 8 != width["data"]:
+        sys.exit("archgen: flit.toml: mask must have one bit per byte of data")
+    codes = {}
+    for k in fl["kind"]:
+        if not 0 <= k["code"] < (1 << width["kind"]) or k["code"] in codes:
+            sys.exit(f"archgen: flit.toml: kind {k['name']} code {k['code']} is out of range or taken")
+        codes[k["code"]] = k["name"]
+    for n in ("WRITE", "READ", "DEBUG_WRITE"):
+        if n not in codes.values():
+            sys.exit(f"archgen: flit.toml: no kind {n}")
+
+
+def flit_layout(fl):
+    """[(name, lsb, bits, doc)] from bit 0 up, and the flit's and the padded beat's widths."""
+    out, lsb = [], 0
+    for f in fl["field"]:
+        out.append((f["name"], lsb, f["bits"], f["doc"]))
+        lsb += f["bits"]
+    return out, lsb, (lsb + 7) // 8 * 8
+
+
+def flit_h(fl):
+    fields, bits, beat = flit_layout(fl)
+    lines = [HEADER, "#pragma once", "// The exchange network's flit (arch/flit.toml, docs/network.md). C++11 constants:",
+             "// the card's HLS data movers (C++14) use it too.", "", "namespace tessera {", "namespace arch {"]
+    for name, lsb, w, doc in fields:
+        c = camel(name)
+        lines.append(f"constexpr unsigned kFlit{c}Lsb = {lsb}, kFlit{c}Bits = {w};  // {doc}")
+    lines += [f"constexpr unsigned kFlitBits = {bits};",
+              f"constexpr unsigned kFlitBeatBits = {beat};  // a host node's AXI4-Stream TDATA: the flit, zero-padded",
+              "enum FlitKind : unsigned {"]
+    for k in fl["kind"]:
+        lines.append(f"  kFlitKind{camel(k['name'])} = {k['code']},  // {k['doc']}")
+    lines += ["};", "}  // namespace arch", "}  // namespace tessera", ""]
+    return "\n".join(lines)
+
+
+def flit_pkg_sv(fl):
+    fields, bits, beat = flit_layout(fl)
+    w = {n: b for n, _, b, _ in fields}
+    lines = ["// Generated by arch/gen/archgen.py from arch/*.toml. Do not edit.",
+             "// The exchange network's flit (arch/flit.toml): field widths and offsets, kinds.",
+             "package tess_flit_pkg;",
+             f"  localparam int unsigned KindW = {w['kind']};",
+             f"  localparam int unsigned NodeW = {w['src']};",
+             f"  localparam int unsigned AddrW = {w['addr']};",
+             f"  localparam int unsigned MaskW = {w['mask']};",
+             f"  localparam int unsigned DataW = {w['data']};"]
+    for name, lsb, _, doc in fields:
+        lines.append(f"  localparam int unsigned {name.capitalize()}Lsb = {lsb};  // {doc}")
+    lines += [f"  localparam int unsigned FlitW = {bits};",
+              f"  localparam int unsigned BeatW = {beat};  // a host node's AXI4-Stream TDATA"]
+    for k in fl["kind"]:
+        lines.append(f"  localparam logic [{w['kind'] - 1}:0] Kind{camel(k['name'])} = {w['kind']}'d{k['code']};  // {k['doc']}")
+    lines += ["endpackage", ""]
+    return "\n".join(lines)
 
 
 def fnv32(data):
@@ -204,6 +302,8 @@ def fnv32(data):
 def main():
     arch, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     tm, dr, lat = load(arch / "tile_map.toml"), load(arch / "device_regs.toml"), load(arch / "latency.toml")
+    fl = load(arch / "flit.toml")
+    check_flit(fl)
     check_regs(tm["reg"], tm["regs_bytes"], "tile_map.toml")
     check_regs(dr["reg"], dr["bytes"], "device_regs.toml")
     targets = []
@@ -219,6 +319,8 @@ def main():
     write(inc / "latency.h", latency_h(lat))
     write(inc / "targets.h", targets_h(targets))
     write(inc / "arch_hash.h", arch_hash_h(arch_hash))
+    write(inc / "flit.h", flit_h(fl))
+    write(out / "rtl" / "tess_flit_pkg.sv", flit_pkg_sv(fl))
     write(out / "rtl" / "tess_arch_pkg.sv", arch_pkg_sv(tm, dr, lat, arch_hash))
     for t, h in targets:
         write(out / "rtl" / f"tess_target_{t['name'].replace('-', '_')}_pkg.sv", target_pkg_sv(t, h))

@@ -12,14 +12,18 @@
 
 #include <cstdint>
 
+#include "tessera/arch/flit.h"
+
 namespace tess_movers {
 
-// The flit (rtl/noc/tess_noc_pkg.sv, docs/network.md): 100 bits in a 104-bit beat.
-constexpr int kFlitDataLsb = 0, kFlitMaskLsb = 32, kFlitAddrLsb = 36, kFlitSrcLsb = 66, kFlitDstLsb = 82,
-              kFlitKindLsb = 98;
-constexpr int kBeatBits = 104;
+// The flit (arch/flit.toml, docs/network.md): 100 bits in a 104-bit beat.
+constexpr int kFlitDataLsb = tessera::arch::kFlitDataLsb, kFlitMaskLsb = tessera::arch::kFlitMaskLsb,
+              kFlitAddrLsb = tessera::arch::kFlitAddrLsb, kFlitSrcLsb = tessera::arch::kFlitSrcLsb,
+              kFlitDstLsb = tessera::arch::kFlitDstLsb, kFlitKindLsb = tessera::arch::kFlitKindLsb;
+constexpr int kBeatBits = tessera::arch::kFlitBeatBits;
 constexpr uint32_t kSramBase = 0x80000000u;  // arch/tile_map.toml (the driver static_asserts it)
-constexpr uint32_t kKindWrite = 0, kKindRead = 1, kKindDebugWrite = 2;
+constexpr uint32_t kKindWrite = tessera::arch::kFlitKindWrite, kKindRead = tessera::arch::kFlitKindRead,
+                   kKindDebugWrite = tessera::arch::kFlitKindDebugWrite;
 
 // A host-to-device descriptor: 128 bits, four little-endian 32-bit words.
 //   word 0: words, the number of 32-bit words (>= 1)

@@ -69,8 +69,10 @@ module tess_axil_regs #(
   input  logic [31:0]       err_detail_i
 );
   localparam int unsigned Words = (TILES + 31) / 32;
-  localparam logic [2:0] StReset = 3'd0, StRunning = 3'd1, StHostSync = 3'd2, StHalted = 3'd3,
-                         StError = 3'd4;
+  // STATE's values (arch/device_regs.toml)
+  localparam logic [2:0] StReset = tess_arch_pkg::DEV_STATE_RESET, StRunning = tess_arch_pkg::DEV_STATE_RUNNING,
+                         StHostSync = tess_arch_pkg::DEV_STATE_HOST_SYNC, StHalted = tess_arch_pkg::DEV_STATE_HALTED,
+                         StError = tess_arch_pkg::DEV_STATE_ERROR;
   localparam logic [31:0] EvHostSync = 32'd1, EvHalted = 32'd2, EvError = 32'd4, EvBreak = 32'd8;
   localparam int unsigned SeqLenI = RESET_CYCLES + 2;
   localparam logic [7:0] SeqLen = SeqLenI[7:0];
@@ -291,4 +293,11 @@ module tess_axil_regs #(
     end
   end
   assign rresp_o = 2'b00;
+
+  // The AXI4-Lite rules on both sides of the port (simulation only).
+  tess_axil_check u_check (
+    .clk_i, .rst_ni,
+    .awvalid_i, .awready_i(awready_o), .awaddr_i, .wvalid_i, .wready_i(wready_o), .w_i({wstrb_i, wdata_i}),
+    .bvalid_i(bvalid_o), .bready_i, .bresp_i(bresp_o), .arvalid_i, .arready_i(arready_o), .araddr_i,
+    .rvalid_i(rvalid_o), .rready_i, .r_i({rresp_o, rdata_o}));
 endmodule

@@ -98,4 +98,12 @@ module tess_host_port #(
   end else begin : g_out_nopad
     assign m_tdata_o = head_q;
   end
+
+  // The AXI4-Stream rule on both streams (simulation only): once TVALID is raised it stays,
+  // with the same TDATA, until TREADY takes the beat (the host's side on the slave, ours on
+  // the master).
+  tess_vr_check #(.W(DW), .NAME("AXI4-Stream host-to-device")) u_check_s (
+    .clk_i, .rst_ni, .valid_i(s_tvalid_i), .ready_i(s_tready_o), .data_i(s_tdata_i));
+  tess_vr_check #(.W(DW), .NAME("AXI4-Stream device-to-host")) u_check_m (
+    .clk_i, .rst_ni, .valid_i(m_tvalid_o), .ready_i(m_tready_i), .data_i(m_tdata_o));
 endmodule

@@ -114,8 +114,11 @@ module tess_barrier #(
   end
 
   // ---- stage 2: the state machine ------------------------------------------------------
-  localparam logic [2:0] SReset = 3'd0, SRun = 3'd1, SHost = 3'd2, SHalted = 3'd3, SError = 3'd4,
-                         SXchg = 3'd5, SCheck = 3'd6;
+  // The device's states (arch/device_regs.toml, STATE) and two of its own, which STATE reads
+  // as running.
+  localparam logic [2:0] SReset = tess_arch_pkg::DEV_STATE_RESET, SRun = tess_arch_pkg::DEV_STATE_RUNNING,
+                         SHost = tess_arch_pkg::DEV_STATE_HOST_SYNC, SHalted = tess_arch_pkg::DEV_STATE_HALTED,
+                         SError = tess_arch_pkg::DEV_STATE_ERROR, SXchg = 3'd5, SCheck = 3'd6;
   logic [2:0]  st_q, hold_q;
   logic [31:0] superstep_q;
   logic        go_q, release_q;
@@ -235,9 +238,43 @@ module tess_barrier #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Invariants (simulation only; immediate assertions on this and the previous cycle, like
+  // tess_vr_check): an exchange start or a release only with every tile arrived and none
+  // halted, never both in one cycle; SUPERSTEP moves only by a release (+1) or a reset (to 0);
+  // halted and error hold until reset.
+  logic [2:0]  prev_st_q;
+  logic [31:0] prev_superstep_q;
+  logic        prev_run_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      prev_st_q <= SReset;
+      prev_superstep_q <= 32'd0;
+      prev_run_q <= 1'b0;
+    end else begin
+      assert (!(go_q && release_q)) else $error("%m: exchange start and release in one cycle");
+      if (go_q || release_q) begin
+        assert (&arrived_i && !(|halted_i))
+          else $error("%m: %s with tiles not arrived (%b) or halted (%b)", go_q ? "exchange start" : "release",
+                      arrived_i, halted_i);
+      end
+      if (prev_run_q) begin  // the last edge ran the state machine (or froze it)
+        assert (superstep_q == prev_superstep_q + 32'(release_q))
+          else $error("%m: SUPERSTEP went from %0d to %0d (release %b)", prev_superstep_q, superstep_q, release_q);
+        if (prev_st_q == SHalted || prev_st_q == SError) begin
+          assert (st_q == prev_st_q) else $error("%m: left state %0d before a reset", prev_st_q);
+        end
+      end
+      prev_st_q <= st_q;
+      prev_superstep_q <= superstep_q;
+      prev_run_q <= run_i;
+    end
+  end
+`endif
+
   assign go_o = go_q;
   assign release_o = release_q;
-  assign state_o = st_q == SXchg || st_q == SCheck ? 3'd1 : st_q;
+  assign state_o = st_q == SXchg || st_q == SCheck ? SRun : st_q;
   assign superstep_o = superstep_q;
   assign err_tile_o = err_tile_q;
   assign err_superstep_o = err_superstep_q;

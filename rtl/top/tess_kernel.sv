@@ -12,6 +12,7 @@ module tess_kernel #(
   parameter int unsigned MESH_Y = tess_target_tiny_pkg::MeshRows,
   parameter int unsigned HOSTS = tess_target_tiny_pkg::HostNodes,
   parameter int unsigned SRAM_BYTES = tess_target_tiny_pkg::SramBytes,
+  parameter bit          ULTRA_RAM = tess_target_tiny_pkg::UltraRam,  // SRAM in UltraRAM, else block RAM
   parameter int unsigned LINK_LATENCY = tess_target_tiny_pkg::LinkLatency,
   parameter logic [31:0] TARGET_HASH = tess_target_tiny_pkg::TargetHash,
   parameter logic [31:0] BOOT_PC = tess_arch_pkg::SRAM_BASE,  // the firmware's entry (_start)
@@ -85,7 +86,8 @@ module tess_kernel #(
 
   /* verilator lint_off PINCONNECTEMPTY */
   tess_machine #(
-    .MESH_X(MESH_X), .MESH_Y(MESH_Y), .HOSTS(HOSTS), .SRAM_BYTES(SRAM_BYTES), .LINK_LATENCY(LINK_LATENCY)
+    .MESH_X(MESH_X), .MESH_Y(MESH_Y), .HOSTS(HOSTS), .SRAM_BYTES(SRAM_BYTES), .ULTRA_RAM(ULTRA_RAM),
+    .LINK_LATENCY(LINK_LATENCY)
   ) u_machine (
     .clk_i(ap_clk), .rst_ni(mach_rst_n), .run_i(run), .abort_i(abort), .boot_pc_i(BOOT_PC), .doorbell_i(doorbell),
     .host_in_valid_i(in_valid), .host_in_ready_o(in_ready), .host_in_flit_i(in_flit),

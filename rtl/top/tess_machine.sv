@@ -20,6 +20,7 @@ module tess_machine #(
   parameter int unsigned MESH_Y = tess_target_tiny_pkg::MeshRows,
   parameter int unsigned HOSTS = tess_target_tiny_pkg::HostNodes,
   parameter int unsigned SRAM_BYTES = tess_target_tiny_pkg::SramBytes,
+  parameter bit          ULTRA_RAM = tess_target_tiny_pkg::UltraRam,  // SRAM in UltraRAM, else block RAM
   parameter int unsigned LINK_LATENCY = tess_target_tiny_pkg::LinkLatency,
   parameter int unsigned NOC_FIFO_DEPTH = 2,
   parameter int unsigned NI_FIFO_DEPTH = 4,
@@ -83,7 +84,7 @@ module tess_machine #(
     localparam logic [31:0] Count = T;
 
     /* verilator lint_off PINCONNECTEMPTY */
-    tess_tile #(.SRAM_BYTES(SRAM_BYTES)) u_tile (
+    tess_tile #(.SRAM_BYTES(SRAM_BYTES), .ULTRA_RAM(ULTRA_RAM)) u_tile (
       .clk_i, .rst_ni, .run_i(tile_run), .boot_pc_i,
       .tile_id_i(Id), .tile_count_i(Count),
       .ext_req_i(ext_req), .ext_we_i(ext_we), .ext_addr_i(ext_addr), .ext_be_i(ext_be),

@@ -85,7 +85,7 @@ module tess_tile_ni #(
   // Writes always drain; a read request waits for room for its reply.
   assign ej_ready_o = !ej_is_read || rep_room;
   assign ej_take = ej_valid_i && ej_ready_o;
-  assign ej_write = ej_take && (ej_kind == tess_noc_pkg::KindWrite || ej_kind == 2'd2);
+  assign ej_write = ej_take && (ej_kind == tess_noc_pkg::KindWrite || ej_kind == tess_noc_pkg::KindDebugWrite);
   assign ej_read = ej_take && ej_is_read;
 
   // ---- the exchange engine ---------------------------------------------------------------
@@ -328,4 +328,9 @@ module tess_tile_ni #(
     .clk_i, .rst_ni, .valid_i(inj_valid_o), .ready_i(inj_ready_i), .data_i(inj_flit_o));
   tess_vr_check #(.W(FW), .NAME("NI ejection")) u_check_ej (
     .clk_i, .rst_ni, .valid_i(ej_valid_i), .ready_i(ej_ready_o), .data_i(ej_flit_i));
+  // ... and the flits themselves: what this tile sends, and where the mesh delivered.
+  tess_flit_check #(.INJECT(1'b1), .NAME("NI injection")) u_flit_inj (
+    .clk_i, .rst_ni, .valid_i(inj_valid_o), .flit_i(inj_flit_o), .node_id_i);
+  tess_flit_check #(.INJECT(1'b0), .NAME("NI ejection")) u_flit_ej (
+    .clk_i, .rst_ni, .valid_i(ej_valid_i), .flit_i(ej_flit_i), .node_id_i);
 endmodule

@@ -16,6 +16,8 @@ namespace tessera::card {
 using device::DeviceError;
 namespace mv = tess_movers;
 static_assert(mv::kSramBase == arch::kSramBase, "hls/movers/tess_movers.h: kSramBase differs from arch/");
+static_assert(mv::kFlitAddrLsb >= 32 && mv::kFlitSrcLsb + arch::kFlitSrcBits <= 96 && arch::kFlitAddrLsb + arch::kFlitAddrBits <= 96,
+              "the driver reads a record's source and address from its words 1 and 2");
 
 namespace {
 
@@ -174,10 +176,10 @@ void CardDevice::collect(unsigned node, Job& job) {
     nd.head = nd.tail = new_head;  // drained
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t* r = &rec[size_t{i} * 4];
-      // The flit: data 31:0 (word 0), word address 65:36, source 81:66.
+      // The flit (arch/flit.toml): data in word 0; the word address and the source in bits 32..95.
       const uint64_t hi = uint64_t{r[1]} | uint64_t{r[2]} << 32;
-      const uint32_t addr = static_cast<uint32_t>((hi >> (mv::kFlitAddrLsb - 32)) & 0x3fffffff) << 2;
-      const uint32_t tile = static_cast<uint32_t>((hi >> (mv::kFlitSrcLsb - 32)) & 0xffff);
+      const uint32_t addr = static_cast<uint32_t>((hi >> (mv::kFlitAddrLsb - 32)) & ((1u << arch::kFlitAddrBits) - 1)) << 2;
+      const uint32_t tile = static_cast<uint32_t>((hi >> (mv::kFlitSrcLsb - 32)) & ((1u << arch::kFlitSrcBits) - 1));
       auto it = want.find(key(tile, addr));
       if (it == want.end() || next[it->first] >= it->second.size()) continue;  // stale
       std::memcpy(it->second[next[it->first]++], &r[0], 4);

@@ -20,6 +20,7 @@
 // (sim/vlt/units/CMakeLists.txt sets them with -G from the CMake cache).
 module tess_units #(
   parameter int unsigned SRAM_BYTES = 65536,      // the tile's SRAM (the `tiny` target's)
+  parameter bit          ULTRA_RAM = 1'b1,        // the tile's SRAM in UltraRAM (the Alveo targets')
   parameter int unsigned NOC_X = 4,               // mesh columns
   parameter int unsigned NOC_Y = 4,               // mesh rows
   parameter int unsigned NOC_HOSTS = 2,           // host nodes on the west edge
@@ -120,7 +121,7 @@ module tess_units #(
 );
 
   /*verilator tracing_on*/
-  tess_tile #(.SRAM_BYTES(SRAM_BYTES)) u_tile (
+  tess_tile #(.SRAM_BYTES(SRAM_BYTES), .ULTRA_RAM(ULTRA_RAM)) u_tile (
     .clk_i, .rst_ni, .run_i, .boot_pc_i, .tile_id_i, .tile_count_i,
     .ext_req_i, .ext_we_i, .ext_addr_i, .ext_be_i, .ext_wdata_i, .ext_rdata_o,
     .sync_arrive_o, .sync_kind_o, .sync_release_i,

@@ -2,14 +2,20 @@
 // docs/kernel.md) driven directly on the Verilated kernel (VltMachine::axil_write/axil_read):
 // AW and W in either order, stalled responses, back-to-back reads, byte strobes, unmapped
 // offsets, and the registers' behaviour on a tiny hand-written program (host sync, doorbell,
-// superstep break, abort, EVENTS write-1-to-clear, the interrupt line, reset).
+// superstep break, abort, EVENTS write-1-to-clear, the interrupt line, reset); and the
+// kernel's port assertions (rtl/host: tess_axil_check, tess_host_port), each provoked by a
+// host that breaks the rule: the model must stop, naming the channel.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include "tessera/arch/device_regs.h"
+#include "tessera/arch/flit.h"
 #include "tessera/arch/tile_map.h"
 #include "tessera/device/device.h"
 #include "tessera/vlt/vlt_machine.h"
@@ -210,6 +216,78 @@ TEST(axil_events, HostSyncBreakAbortWriteOneToClearInterruptReset) {
   m.axil_write(arch::kDevRegControl, device::kControlStart);
   EXPECT_EQ(m.wait_event(device::kEventHostSync | device::kEventError, std::chrono::seconds(10)),
             device::kEventHostSync);
+}
+
+
+// The port assertions print through Verilator's stdout and abort: a death test matches
+// stderr, so the child sends stdout there.
+void stdout_to_stderr() {
+  std::fflush(stdout);
+  ::dup2(STDERR_FILENO, STDOUT_FILENO);
+}
+
+TEST(axil_contract, WithdrawnAwStopsTheModel) {
+  EXPECT_DEATH(
+      {
+        stdout_to_stderr();
+        VltMachine m;
+        m.axil_drive(true, arch::kDevRegEventMask, false, false, 1);         // taken: held until W
+        m.axil_drive(true, arch::kDevRegBreakSuperstep, false, false, 2);    // waits: AWREADY low
+        m.axil_drive(false, 0, false, false, 2);                             // withdrawn
+      },
+      "AXI4-Lite AW: valid fell before ready");
+}
+
+TEST(axil_contract, ChangedAwAddressStopsTheModel) {
+  EXPECT_DEATH(
+      {
+        stdout_to_stderr();
+        VltMachine m;
+        m.axil_drive(true, arch::kDevRegEventMask, false, false, 1);
+        m.axil_drive(true, arch::kDevRegBreakSuperstep, false, false, 2);
+        m.axil_drive(true, arch::kDevRegEventMask, false, false, 2);  // another address while waiting
+      },
+      "AXI4-Lite AW: payload changed while waiting");
+}
+
+// A host-to-device stream that offers a write flit at every edge and, when an offer was not
+// taken, withdraws it for one edge (AXI4-Stream forbids it). TREADY is low while a CONTROL
+// reset holds the port.
+struct WithdrawingStream : vlt::HostStreams {
+  bool armed = false, taken = true;
+  uint32_t src = 0;  // host node 0
+  bool h2d_offer(unsigned, vlt::Beat& beat) override {
+    if (!armed) return false;
+    if (!taken) {  // the last offer still waits: withdraw it
+      taken = true;
+      return false;
+    }
+    taken = false;
+    beat = vlt::Beat{0x1234} | vlt::Beat{0xf} << arch::kFlitMaskLsb |
+           vlt::Beat{(arch::kSramBase + 0x100) >> 2} << arch::kFlitAddrLsb |
+           vlt::Beat{src} << arch::kFlitSrcLsb |
+           vlt::Beat{arch::kFlitKindWrite} << arch::kFlitKindLsb;
+    return true;
+  }
+  void h2d_taken(unsigned) override { taken = true; }
+  bool d2h_ready(unsigned) override { return true; }
+  void d2h_beat(unsigned, vlt::Beat) override {}
+};
+
+TEST(axis_contract, WithdrawnHostBeatStopsTheModel) {
+  EXPECT_DEATH(
+      {
+        stdout_to_stderr();
+        WithdrawingStream s;
+        vlt::VltMachineOptions o;
+        o.streams = &s;
+        VltMachine m(o);
+        s.src = m.tile_count();
+        s.armed = true;
+        m.write_reg(arch::kDevRegControl, device::kControlReset);  // the port held: TREADY low
+        m.step(8);
+      },
+      "AXI4-Stream host-to-device: valid fell before ready");
 }
 
 }  // namespace

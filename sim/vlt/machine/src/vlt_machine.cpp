@@ -1,11 +1,13 @@
 // The harness of the verilated machine: see vlt_machine.h, docs/machine-rtl.md and docs/kernel.md.
 #include "tessera/vlt/vlt_machine.h"
 
+#include <bit>
 #include <cstring>
 #include <type_traits>
 
 #include TESSERA_VLT_MACHINE_HEADER
 #include "tessera/arch/device_regs.h"
+#include "tessera/arch/flit.h"
 #include "tessera/device/error_names.h"
 #include "tessera/arch/tile_map.h"
 #include TESSERA_VLT_MACHINE_ROOT_HEADER
@@ -21,7 +23,8 @@ using device::DeviceError;
 
 namespace {
 
-constexpr unsigned kFlitBits = 100, kBeatBits = 104;  // a flit; one host node's TDATA slice
+// A flit (arch/flit.toml); one host node's TDATA slice.
+constexpr unsigned kFlitBits = arch::kFlitBits, kBeatBits = arch::kFlitBeatBits;
 constexpr unsigned kHosts = TESSERA_VLT_MACHINE_HOSTS;
 constexpr unsigned kStreamWords = (kHosts * kBeatBits + 31) / 32;  // TDATA in 32-bit words
 
@@ -52,8 +55,11 @@ std::string hex(uint32_t v) {
   return b;
 }
 
-// Field offsets of tess_noc_pkg (rtl/noc/tess_noc_pkg.sv).
-constexpr unsigned kMaskLsb = 32, kAddrLsb = 36, kSrcLsb = 66, kDstLsb = 82, kKindLsb = 98;
+// Field offsets of the flit (arch/flit.toml).
+constexpr unsigned kMaskLsb = arch::kFlitMaskLsb, kAddrLsb = arch::kFlitAddrLsb, kSrcLsb = arch::kFlitSrcLsb,
+                   kDstLsb = arch::kFlitDstLsb, kKindLsb = arch::kFlitKindLsb;
+// The low `bits` bits set (bits < 32).
+constexpr uint32_t low_bits(unsigned bits) { return (1u << bits) - 1; }
 
 unsigned __int128 field(unsigned __int128 v, unsigned lsb, unsigned width) {
   return (v >> lsb) & ((static_cast<unsigned __int128>(1) << width) - 1);
@@ -153,6 +159,10 @@ void VltMachine::trace_close() {
 }
 
 // The SRAM arrays of the model (generated per target by CMake: one case per tile).
+// An UltraRAM SRAM holds 64-bit rows, word 2i in the low half: read as 32-bit words only
+// on a little-endian host.
+static_assert(std::endian::native == std::endian::little, "sram_words reads 64-bit SRAM rows as words");
+
 std::span<const uint32_t> VltMachine::sram_words(uint32_t tile) const {
   const TESSERA_VLT_MACHINE_ROOT* r = top_->rootp;
   const uint32_t words = target().sram_bytes / 4;
@@ -204,11 +214,11 @@ void VltMachine::tick() {
     const Flit& f = to_send_[h].front();
     unsigned __int128 v = 0;
     v |= static_cast<unsigned __int128>(f.data);
-    v |= static_cast<unsigned __int128>(f.mask & 0xf) << kMaskLsb;
-    v |= static_cast<unsigned __int128>((f.addr >> 2) & 0x3fffffff) << kAddrLsb;
-    v |= static_cast<unsigned __int128>(f.src & 0xffff) << kSrcLsb;
-    v |= static_cast<unsigned __int128>(f.dst & 0xffff) << kDstLsb;
-    v |= static_cast<unsigned __int128>(f.kind & 3) << kKindLsb;
+    v |= static_cast<unsigned __int128>(f.mask & low_bits(arch::kFlitMaskBits)) << kMaskLsb;
+    v |= static_cast<unsigned __int128>((f.addr >> 2) & low_bits(arch::kFlitAddrBits)) << kAddrLsb;
+    v |= static_cast<unsigned __int128>(f.src & low_bits(arch::kFlitSrcBits)) << kSrcLsb;
+    v |= static_cast<unsigned __int128>(f.dst & low_bits(arch::kFlitDstBits)) << kDstLsb;
+    v |= static_cast<unsigned __int128>(f.kind & low_bits(arch::kFlitKindBits)) << kKindLsb;
     put_flit(top_->s_axis_h2d_tdata, h * kBeatBits, v);
   }
   top_->s_axis_h2d_tvalid = send;
@@ -352,6 +362,17 @@ VltMachine::AxilWrite VltMachine::axil_write(uint32_t offset, uint32_t value, ui
   return w;
 }
 
+void VltMachine::axil_drive(bool awvalid, uint32_t awaddr, bool wvalid, bool bready, unsigned cycles) {
+  top_->s_axi_control_awvalid = awvalid;
+  top_->s_axi_control_awaddr = awaddr & 0xfff;
+  top_->s_axi_control_wvalid = wvalid;
+  top_->s_axi_control_wdata = 0;
+  top_->s_axi_control_wstrb = 0xf;
+  top_->s_axi_control_bready = bready;
+  step(cycles);
+  top_->s_axi_control_awvalid = top_->s_axi_control_wvalid = top_->s_axi_control_bready = 0;
+}
+
 std::vector<VltMachine::AxilRead> VltMachine::axil_read(std::span<const uint32_t> offsets, unsigned r_delay) {
   std::vector<AxilRead> rs(offsets.size());
   const uint64_t t0 = cycles_, limit = cycles_ + 100000 + 16 * offsets.size();
@@ -479,7 +500,7 @@ void VltMachine::dma_write(std::span<const device::DmaSegment> segments, std::sp
     for (uint32_t i = 0; i < s.bytes; i += 4) {
       uint32_t w;
       std::memcpy(&w, host.data() + s.host_offset + i, 4);
-      to_send_[0].push_back({0, s.tile, host_node, s.addr + i, 0xf, w});
+      to_send_[0].push_back({arch::kFlitKindWrite, s.tile, host_node, s.addr + i, 0xf, w});
       last[s.tile] = s.addr + i;
     }
   }
@@ -488,7 +509,7 @@ void VltMachine::dma_write(std::span<const device::DmaSegment> segments, std::sp
   for (const auto& [tile, addr] : last) {
     pending_reads_[uint64_t{tile} << 32 | addr].push_back(reinterpret_cast<std::byte*>(&fence_word_));
     ++pending_count_;
-    to_send_[0].push_back({1, tile, host_node, addr, 0xf, 0});
+    to_send_[0].push_back({arch::kFlitKindRead, tile, host_node, addr, 0xf, 0});
   }
   try {
     drain("dma_write");
@@ -509,7 +530,7 @@ void VltMachine::queue_read(uint32_t node, uint32_t tile, uint32_t addr, uint32_
   if (node >= kHosts) throw DeviceError("queue_read: no host node " + std::to_string(node));
   pending_reads_[uint64_t{tile} << 32 | addr].push_back(reinterpret_cast<std::byte*>(dst));
   ++pending_count_;
-  to_send_[node].push_back({1, tile, tile_count() + node, addr, 0xf, 0});
+  to_send_[node].push_back({arch::kFlitKindRead, tile, tile_count() + node, addr, 0xf, 0});
 }
 
 void VltMachine::dma_read_nodes(std::span<const device::DmaSegment> segments, std::span<const uint32_t> nodes,
@@ -531,7 +552,7 @@ void VltMachine::dma_read_nodes(std::span<const device::DmaSegment> segments, st
     for (uint32_t i = 0; i < s.bytes; i += 4) {
       pending_reads_[uint64_t{s.tile} << 32 | (s.addr + i)].push_back(host.data() + s.host_offset + i);
       ++pending_count_;
-      to_send_[node].push_back({1, s.tile, tile_count() + node, s.addr + i, 0xf, 0});
+      to_send_[node].push_back({arch::kFlitKindRead, s.tile, tile_count() + node, s.addr + i, 0xf, 0});
     }
   }
   try {
@@ -547,7 +568,7 @@ void VltMachine::poke_word(uint32_t tile, uint32_t addr, uint32_t value) {
   if (options_.streams) throw DeviceError("the host streams belong to the card's data movers (VltMachineOptions::streams)");
   if (tile >= tile_count() || (addr & 3) || addr < arch::kSramBase || addr - arch::kSramBase >= target().sram_bytes)
     throw DeviceError("poke_word: tile " + std::to_string(tile) + " address " + hex(addr) + " is out of range");
-  to_send_[0].push_back({2, tile, tile_count(), addr, 0xf, value});
+  to_send_[0].push_back({arch::kFlitKindDebugWrite, tile, tile_count(), addr, 0xf, value});
   while (sending()) tick();
 }
 

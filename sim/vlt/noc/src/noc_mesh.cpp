@@ -6,14 +6,16 @@
 #include <type_traits>
 
 #include "Vtess_units.h"
+#include "tessera/arch/flit.h"
 #include "verilated.h"
 
 namespace tessera::vlt {
 namespace {
 
-// Field offsets of tess_noc_pkg.sv.
-constexpr int kDataLsb = 0, kMaskLsb = 32, kAddrLsb = 36, kSrcLsb = 66, kDstLsb = 82, kKindLsb = 98;
-constexpr int kFlitW = 100;
+// Field offsets of the flit (arch/flit.toml).
+constexpr int kDataLsb = arch::kFlitDataLsb, kMaskLsb = arch::kFlitMaskLsb, kAddrLsb = arch::kFlitAddrLsb,
+              kSrcLsb = arch::kFlitSrcLsb, kDstLsb = arch::kFlitDstLsb, kKindLsb = arch::kFlitKindLsb;
+constexpr int kFlitW = arch::kFlitBits;
 
 // Bits [lsb, lsb + width) of a Verilator wide vector (array of 32-bit words), width <= 32.
 uint32_t get_bits(const uint32_t* w, int lsb, int width) {
@@ -33,23 +35,23 @@ void set_bits(uint32_t* w, int lsb, int width, uint32_t value) {
 
 void pack(uint32_t* w, int index, const NocFlit& f) {
   const int base = index * kFlitW;
-  set_bits(w, base + kDataLsb, 32, f.data);
-  set_bits(w, base + kMaskLsb, 4, f.mask);
-  set_bits(w, base + kAddrLsb, 30, f.addr);
-  set_bits(w, base + kSrcLsb, 16, f.src);
-  set_bits(w, base + kDstLsb, 16, f.dst);
-  set_bits(w, base + kKindLsb, 2, f.kind);
+  set_bits(w, base + kDataLsb, arch::kFlitDataBits, f.data);
+  set_bits(w, base + kMaskLsb, arch::kFlitMaskBits, f.mask);
+  set_bits(w, base + kAddrLsb, arch::kFlitAddrBits, f.addr);
+  set_bits(w, base + kSrcLsb, arch::kFlitSrcBits, f.src);
+  set_bits(w, base + kDstLsb, arch::kFlitDstBits, f.dst);
+  set_bits(w, base + kKindLsb, arch::kFlitKindBits, f.kind);
 }
 
 NocFlit unpack(const uint32_t* w, int index) {
   const int base = index * kFlitW;
   NocFlit f;
-  f.data = get_bits(w, base + kDataLsb, 32);
-  f.mask = static_cast<uint8_t>(get_bits(w, base + kMaskLsb, 4));
-  f.addr = get_bits(w, base + kAddrLsb, 30);
-  f.src = static_cast<uint16_t>(get_bits(w, base + kSrcLsb, 16));
-  f.dst = static_cast<uint16_t>(get_bits(w, base + kDstLsb, 16));
-  f.kind = static_cast<uint8_t>(get_bits(w, base + kKindLsb, 2));
+  f.data = get_bits(w, base + kDataLsb, arch::kFlitDataBits);
+  f.mask = static_cast<uint8_t>(get_bits(w, base + kMaskLsb, arch::kFlitMaskBits));
+  f.addr = get_bits(w, base + kAddrLsb, arch::kFlitAddrBits);
+  f.src = static_cast<uint16_t>(get_bits(w, base + kSrcLsb, arch::kFlitSrcBits));
+  f.dst = static_cast<uint16_t>(get_bits(w, base + kDstLsb, arch::kFlitDstBits));
+  f.kind = static_cast<uint8_t>(get_bits(w, base + kKindLsb, arch::kFlitKindBits));
   return f;
 }
 

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "tessera/arch/device_regs.h"
+
 namespace tessera::device {
 
 // One contiguous run of tile memory and where it sits in the host buffer.
@@ -34,7 +36,13 @@ enum Event : uint32_t {
 };
 
 // Device STATE register values.
-enum State : uint32_t { kStateReset = 0, kStateRunning = 1, kStateHostSync = 2, kStateHalted = 3, kStateError = 4 };
+enum State : uint32_t {
+  kStateReset = arch::kDevStateReset,
+  kStateRunning = arch::kDevStateRunning,
+  kStateHostSync = arch::kDevStateHostSync,
+  kStateHalted = arch::kDevStateHalted,
+  kStateError = arch::kDevStateError,
+};
 
 // CONTROL register bits.
 enum Control : uint32_t { kControlReset = 1u << 0, kControlStart = 1u << 1, kControlAbort = 1u << 2 };

@@ -122,6 +122,10 @@ class VltMachine final : public device::Device {
   AxilWrite axil_write(uint32_t offset, uint32_t value, uint32_t strb = 0xf, AxilTiming timing = {});
   // Reads `offsets` back to back: ARVALID stays high, the next address after each AR handshake.
   std::vector<AxilRead> axil_read(std::span<const uint32_t> offsets, unsigned r_delay = 0);
+  // Test hook: AWVALID/AWADDR, WVALID (data 0, all strobes) and BREADY held as given for the
+  // next `cycles` edges, whatever the handshakes (the protocol tests break the AXI4-Lite rules
+  // with it: the kernel's assertions must stop the model).
+  void axil_drive(bool awvalid, uint32_t awaddr, bool wvalid, bool bready, unsigned cycles);
   // The kernel's interrupt output (|(EVENTS & EVENT_MASK)).
   bool interrupt() const;
   // Steps the clock (nothing driven).
