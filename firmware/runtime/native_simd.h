@@ -51,3 +51,15 @@ struct Conv2dShape {
 bool conv2d(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s);
 
 }  // namespace tessera::fw::simd
+
+namespace tessera::fw::simd {
+
+// reduce_sum (codelets/reduce_sum.cpp): out[i] = in[i] + in[n + i] + ... left to right,
+// eight i at once. out may be in itself.
+void reduce_sum(float* out, const float* in, uint32_t n, uint32_t k);
+
+// sgd_momentum (codelets/sgd_momentum.cpp): v = v * momentum, v = v + g (two roundings),
+// w = fma(v, alpha, w), eight elements at once.
+void sgd_momentum(float* w, float* v, const float* g, uint32_t n, float momentum, float alpha);
+
+}  // namespace tessera::fw::simd

@@ -130,4 +130,20 @@ TEST_F(NativeSimd, Conv2dGivesThePortableBits) {
   }
 }
 
+TEST_F(NativeSimd, ReduceSumAndSgdGiveThePortableBits) {
+  std::mt19937 r(seed_ + 2);
+  for (int trial = 0; trial < 40; ++trial) {
+    const uint32_t n = r() % 70, k = r() % 6;
+    const std::string shape = "n " + std::to_string(n) + " k " + std::to_string(k);
+    Sram s;
+    const uint32_t in = s.put(values(r, size_t{n} * k)), out = s.put(values(r, n));
+    compare(s, "reduce_sum", {out, in, n, k}, out, n, "reduce_sum " + shape);
+    if (k > 0) compare(s, "reduce_sum", {in, in, n, k}, in, n, "reduce_sum in place " + shape);
+    // w and v both change: compare them as one region (v follows w)
+    const uint32_t w = s.put(values(r, size_t{n} * 2)), v = w + 4 * n, g = s.put(values(r, n));
+    const uint32_t lr = s.put(values(r, 1));
+    compare(s, "sgd_momentum", {w, v, g, lr, n, values(r, 1)[0]}, w, size_t{n} * 2, "sgd_momentum " + shape);
+  }
+}
+
 }  // namespace
