@@ -39,6 +39,7 @@ template <int R, bool kFull>
 TESSERA_SIMD inline void block(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b,
                                size_t ldb, uint32_t k, int cols) {
   __m256 acc0[R], acc1[R];
+  #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) acc0[r] = acc1[r] = _mm256_setzero_ps();
   __m256i m0 = _mm256_setzero_si256(), m1 = _mm256_setzero_si256();
   if constexpr (!kFull) {
@@ -56,12 +57,14 @@ TESSERA_SIMD inline void block(float* c, size_t ldc, const float* a, size_t sai,
       b1 = _mm256_maskload_ps(bp + 8, m1);
     }
     const float* ap = a + p * sap;
+    #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const __m256 av = _mm256_broadcast_ss(ap + r * sai);
       acc0[r] = _mm256_fmadd_ps(av, b0, acc0[r]);
       acc1[r] = _mm256_fmadd_ps(av, b1, acc1[r]);
     }
   }
+  #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
     float* cr = c + r * ldc;
     if constexpr (kFull) {
