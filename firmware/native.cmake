@@ -13,6 +13,7 @@ tessera_library(tessera_firmware_native
        ${CMAKE_CURRENT_LIST_DIR}/runtime/native_simd.cpp
        ${CMAKE_CURRENT_LIST_DIR}/runtime/native_simd_conv2d.cpp
        ${CMAKE_CURRENT_LIST_DIR}/runtime/native_simd_elementwise.cpp
+       ${CMAKE_CURRENT_LIST_DIR}/runtime/native_simd_maxpool2d.cpp
        ${TESSERA_FW_NATIVE_CODELETS}
   DEPS tessera_arch)
 target_include_directories(tessera_firmware_native PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_LIST_DIR}>

@@ -63,3 +63,18 @@ void reduce_sum(float* out, const float* in, uint32_t n, uint32_t k);
 void sgd_momentum(float* w, float* v, const float* g, uint32_t n, float momentum, float alpha);
 
 }  // namespace tessera::fw::simd
+
+namespace tessera::fw::simd {
+
+// maxpool2d's fields after y and x (codelets.h), the pads as the u32 fields hold them.
+struct Pool2dShape {
+  uint32_t c, h, wd, oh, ow, kh, kw, sh, sw, ph, pw;
+};
+
+// maxpool2d (codelets/maxpool2d.cpp), eight output columns at once: each lane scans its
+// window's elements inside x in the codelet's order and keeps the codelet's pick (the
+// first, replaced by a later one that is larger or a NaN), moving bits only. Returns false,
+// doing nothing, for shapes it does not take (sizes or pads near 2^31).
+bool maxpool2d(uint32_t* y, const float* x, const Pool2dShape& s);
+
+}  // namespace tessera::fw::simd

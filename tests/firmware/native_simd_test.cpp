@@ -1,9 +1,10 @@
 // Native mode's vector kernels (runtime/native_simd.h) against the codelets' portable
-// loops (fmaf from the C library), bit for bit: matmul, matmul_tn, matmul_nt and conv2d
-// on random shapes (every edge of the 4 x 16 and 8-column blocks, padding, dilation,
-// negative pads) and random values with FP specials mixed in. NaN payloads may differ
-// (fp_check.h's rule). The ISS side of the same kernels is codelet_iss_test and
-// training_codelets_test. Skipped where the CPU has no AVX2 + FMA. Seeds are printed.
+// loops (fmaf from the C library), bit for bit: matmul, matmul_tn, matmul_nt, conv2d,
+// maxpool2d, reduce_sum and sgd_momentum on random shapes (every edge of the vector
+// blocks, padding, dilation, negative pads) and random values with FP specials mixed in.
+// NaN payloads may differ (fp_check.h's rule), except in maxpool2d, which moves bits. The
+// ISS side of the same kernels: codelet_iss_test and training_codelets_test. Skipped where
+// the CPU has no AVX2 + FMA. Seeds are printed.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -58,7 +59,7 @@ std::vector<uint32_t> values(std::mt19937& r, size_t n) {
 // Runs codelet `name` on the state record twice, with the kernels and with the portable
 // loop, from the same output contents, and compares the `out_words` at `out`.
 void compare(Sram& s, const char* name, const std::vector<uint32_t>& state, uint32_t out, size_t out_words,
-             const std::string& what) {
+             const std::string& what, bool exact = false) {
   const uint32_t index = fw::codelet_index(name);
   ASSERT_LT(index, fw::tessera_codelet_count) << name;
   const uint32_t st = s.put(state);
@@ -76,7 +77,7 @@ void compare(Sram& s, const char* name, const std::vector<uint32_t>& state, uint
     got[simd].assign(s.at(out), s.at(out) + out_words);
   }
   for (size_t i = 0; i < out_words; ++i)
-    ASSERT_TRUE(fwtest::same_or_both_nan(got[1][i], got[0][i]))
+    ASSERT_TRUE(exact ? got[1][i] == got[0][i] : fwtest::same_or_both_nan(got[1][i], got[0][i]))
         << what << ": word " << i << " vector 0x" << std::hex << got[1][i] << ", portable 0x" << got[0][i];
 }
 
@@ -127,6 +128,27 @@ TEST_F(NativeSimd, Conv2dGivesThePortableBits) {
             {y, x, w, b, cin, h, wd, cout, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw), dh,
              dw},
             y, size_t{cout} * oh * ow, shape);
+  }
+}
+
+TEST_F(NativeSimd, Maxpool2dGivesThePortableBits) {
+  std::mt19937 r(seed_ + 3);
+  for (int trial = 0; trial < 80; ++trial) {
+    const uint32_t c = 1 + r() % 4, kh = 1 + r() % 4, kw = 1 + r() % 4, h = 1 + r() % 14, wd = 1 + r() % 30;
+    const uint32_t sh = 1 + r() % 3, sw = 1 + r() % 3, oh = 1 + r() % 12, ow = 1 + r() % 20;
+    const int32_t ph = static_cast<int32_t>(r() % 5) - 1, pw = static_cast<int32_t>(r() % 5) - 1;
+    char shape[160];
+    std::snprintf(shape, sizeof shape, "maxpool2d c %u h %u wd %u oh %u ow %u k %ux%u s %ux%u p %dx%d", c, h, wd, oh, ow,
+                  kh, kw, sh, sw, ph, pw);
+    Sram s;
+    // Ties and NaNs on purpose: values from a small set, specials mixed in.
+    std::vector<uint32_t> xv = values(r, size_t{c} * h * wd);
+    for (auto& v : xv)
+      if (r() % 3 == 0) v = kSpecialBits[r() % std::size(kSpecialBits)];
+    const uint32_t x = s.put(xv), y = s.put(values(r, size_t{c} * oh * ow));
+    compare(s, "maxpool2d",
+            {y, x, c, h, wd, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw)}, y,
+            size_t{c} * oh * ow, shape, /*exact: the pick's bits, NaN payloads too*/ true);
   }
 }
 
