@@ -10,11 +10,11 @@
 # and ONNX Runtime.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/record.sh
 build=${1:-build} runs=${RUNS:-5}
 tessera=$build/host/cli/tessera ref=$build/lenet_reference work=$build/onnx_bench
 [ -f "$ref/lenet.onnx" ] || cmake --build "$build" --target lenet_reference
 mkdir -p "$work"
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 /usr/bin/time -f "%e %M" -o "$work/compile.time" "$tessera" compile "$ref/lenet.onnx" --target medium --batch 100 \
   --batches 20 -o "$work/lenet.tsx" > "$work/compile.log" 2>&1 || { cat "$work/compile.log"; exit 1; }
@@ -37,6 +37,11 @@ for t in 1 2; do
     s=$(cat "$work/$who.$t")
     awk -v w="$who" -v t="$t" -v s="$s" -v ts="$ts" 'BEGIN { printf "%-28s %8s %12.4f %12.0f %11.1fx\n", w, t, s, 2000 / s, ts / s }'
   done
+  # Goal (issue 20): at most 1.5x ONNX Runtime's time, a speed ratio of 1/1.5.
+  record "LeNet-5 inference (2,000 digits, batch 100 x 20)" "emu-native, $t thread(s)" s "$ts" \
+    "ONNX Runtime, $t thread(s)" "$(cat "$work/ort.$t")" time 0.667
+  record "LeNet-5 inference (2,000 digits, batch 100 x 20)" "emu-native, $t thread(s)" s "$ts" \
+    "PyTorch, $t thread(s)" "$(cat "$work/torch.$t")" time
 done
 /usr/bin/python3 -c "
 import numpy as np, sys

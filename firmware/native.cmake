@@ -10,6 +10,10 @@ file(GLOB TESSERA_FW_NATIVE_CODELETS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}
 tessera_library(tessera_firmware_native
   SRCS ${CMAKE_CURRENT_LIST_DIR}/runtime/interpreter.cpp
        ${CMAKE_CURRENT_LIST_DIR}/runtime/native.cpp
+       ${CMAKE_CURRENT_LIST_DIR}/runtime/native_simd.cpp
+       ${CMAKE_CURRENT_LIST_DIR}/runtime/native_simd_conv2d.cpp
+       ${CMAKE_CURRENT_LIST_DIR}/runtime/native_simd_elementwise.cpp
+       ${CMAKE_CURRENT_LIST_DIR}/runtime/native_simd_maxpool2d.cpp
        ${TESSERA_FW_NATIVE_CODELETS}
   DEPS tessera_arch)
 target_include_directories(tessera_firmware_native PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_LIST_DIR}>

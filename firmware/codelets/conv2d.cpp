@@ -18,6 +18,9 @@
 #include "codelets/window.h"
 #include "runtime/fp_rules.h"
 #include "runtime/platform.h"
+#if !defined(__riscv)
+#include "runtime/native_simd.h"
+#endif
 
 namespace tessera::fw {
 
@@ -31,6 +34,10 @@ extern "C" void codelet_conv2d(uint32_t state_addr) {
   const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(cin) * plane);
   const float* w = tile_ptr<const float>(s[2], static_cast<uint64_t>(cout) * cin * kplane);
   const float* b = tile_ptr<const float>(s[3], cout);
+#if !defined(__riscv)
+  // The same chains, eight output columns at once (native_simd.h).
+  if (simd::enabled() && simd::conv2d(y, x, w, b, {cin, h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw})) return;
+#endif
   for (uint32_t co = 0; co < cout; ++co) {
     const float bias = b[co];
     const float* wco = w + static_cast<uintptr_t>(co) * cin * kplane;

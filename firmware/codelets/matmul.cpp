@@ -7,6 +7,9 @@
 #include "codelets/codelets.h"
 #include "runtime/fp_rules.h"
 #include "runtime/platform.h"
+#if !defined(__riscv)
+#include "runtime/native_simd.h"
+#endif
 
 namespace tessera::fw {
 
@@ -19,6 +22,12 @@ extern "C" void codelet_matmul(uint32_t state_addr) {
   float* c = tile_ptr<float>(s[0], static_cast<uint64_t>(m) * n);
   const float* a = tile_ptr<const float>(s[1], static_cast<uint64_t>(m) * k);
   const float* b = tile_ptr<const float>(s[2], static_cast<uint64_t>(k) * n);
+#if !defined(__riscv)
+  if (simd::enabled()) {  // the same chains, several columns at once (native_simd.h)
+    simd::matmul(c, n, a, k, 1, b, n, m, k, n);
+    return;
+  }
+#endif
   for (uint32_t i = 0; i < m; ++i) {
     const float* row = a + static_cast<uintptr_t>(i) * k;
     for (uint32_t j = 0; j < n; ++j) {

@@ -12,6 +12,9 @@
 #include "codelets/window.h"
 #include "runtime/fp_rules.h"
 #include "runtime/platform.h"
+#if !defined(__riscv)
+#include "runtime/native_simd.h"
+#endif
 
 namespace tessera::fw {
 
@@ -22,6 +25,10 @@ extern "C" void codelet_maxpool2d(uint32_t state_addr) {
   const uint32_t plane = h * wd;
   uint32_t* y = tile_ptr<uint32_t>(s[0], static_cast<uint64_t>(c) * oh * ow);
   const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(c) * plane);
+#if !defined(__riscv)
+  // The same picks, eight output columns at once (native_simd.h).
+  if (simd::enabled() && simd::maxpool2d(y, x, {c, h, wd, oh, ow, kh, kw, sh, sw, ph, pw})) return;
+#endif
   for (uint32_t ci = 0; ci < c; ++ci) {
     const float* xc = x + static_cast<uintptr_t>(ci) * plane;
     for (uint32_t oy = 0; oy < oh; ++oy) {

@@ -30,6 +30,10 @@ inline constexpr ConvShape kConvShapes[] = {
     {2, 6, 7, 2, 3, 3, 2, 3, 2, 2, neg(1), neg(2), 1, 1},    // negative pads: a block of x
     {5, 3, 4, 2, 2, 2, 1, 1, 2, 3, 0, 0, 1, 1},              // 1x1, strided
     {1, 11, 10, 2, 4, 3, 5, 5, 2, 3, 3, 2, 2, 2},            // 5x5 dilated 2, pads 3x2
+    {2, 12, 13, 5, 12, 13, 5, 5, 1, 1, 2, 2, 1, 1},          // 5x5 "same" (LeNet's): native
+                                                             // mode's 8-column blocks and edges
+    {3, 10, 14, 6, 4, 12, 3, 3, 1, 1, neg(1), 1, 2, 2},      // column stride 1, dilated, a
+                                                             // negative top pad
 };
 
 // A pooling's shape: x [c][h][wd], y [c][oh][ow]; pads top, left (i32), bottom, right.

@@ -232,6 +232,15 @@ class Suite {
       run("matmul", {c, a, b, m, k, n}, c, m * n);
     }
     {
+      // Native mode's full 4 x 16 blocks and both kinds of edge (native_simd.h).
+      const Mark mark(arena_);
+      const uint32_t m = 6, k = 5, n = 37;
+      const uint32_t a = region(m * k, [&](uint32_t) { return random_float(r, -3, 3); });
+      const uint32_t b = region(k * n, [&](uint32_t) { return random_float(r, -3, 3); });
+      const uint32_t c = zeros(m * n);
+      run("matmul", {c, a, b, m, k, n}, c, m * n);
+    }
+    {
       const Mark mark(arena_);
       const uint32_t rows = 4, cols = kNumSpecials;  // every special in the source and the bias
       const uint32_t src = region(rows * cols, [&](uint32_t i) { return i < cols ? kSpecials[i] : random_float(r, -6, 6); });

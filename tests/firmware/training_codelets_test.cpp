@@ -183,8 +183,7 @@ void add_relu_grad(Program& p, Rng& r) {
   p.expect({"relu_grad (in place)", b_dy, ref(dy, y), {}, n});
 }
 
-void add_matmuls(Program& p, Rng& r) {
-  const uint32_t m = 6, k = 11, n = 5;
+void add_matmuls(Program& p, Rng& r, uint32_t m, uint32_t k, uint32_t n) {
   auto values = [&](uint32_t count) {
     std::vector<uint32_t> v;
     for (uint32_t i = 0; i < count; ++i)
@@ -437,7 +436,7 @@ Program& build_program() {
     built = true;
     Rng r{std::mt19937(12345)};
     add_relu_grad(p, r);
-    add_matmuls(p, r);
+    add_matmuls(p, r, 6, 11, 5);
     add_sgd(p, r);
     add_lr_linear(p, r);
     add_softmax_xent(p, r, false);
@@ -447,6 +446,10 @@ Program& build_program() {
       const uint32_t loss = p.zeros(2), labels = p.put({0, 0});
       p.vertex("softmax_xent", {0x80004000u, loss, 0x80004000u, labels, 2, 0, bits(0.5f)});
       p.expect({"softmax_xent cols=0", loss, {0x7fc00000u, 0x7fc00000u}, {}, 2});
+    }
+    {  // native mode's full 4 x 16 blocks and both edges (runtime/native_simd.h)
+      Rng wide{std::mt19937(2020)};
+      add_matmuls(p, wide, 7, 9, 37);
     }
   }
   return p;

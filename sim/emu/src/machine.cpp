@@ -170,19 +170,26 @@ uint32_t Machine::wait_event(uint32_t mask, std::chrono::milliseconds timeout) {
 }
 
 void Machine::run_round(std::chrono::steady_clock::time_point deadline) {
-  std::vector<uint32_t> runnable;
+  // Nothing is allocated per round: the list is kept per thread, and each task captures
+  // one reference (std::function keeps that inline).
+  thread_local std::vector<uint32_t> runnable;
+  runnable.clear();
   for (uint32_t t = 0; t < tiles_.size(); ++t)
     if (!tiles_[t]->sync().arrived && !tile_halted(t)) runnable.push_back(t);
-  if (native_) {
-    // A native tile runs to its barrier in one go (it has no instruction budget), or
-    // until the host's deadline passes between two control-program ops: a tile that never
-    // arrives then gives its thread back, and wait_event times out as in ISS mode.
-    const int64_t deadline_ns =
-        std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count());
-    pool_->run(runnable.size(), [&](size_t i) { native_->run_until_sync(runnable[i], deadline_ns); });
-  } else {
-    pool_->run(runnable.size(), [&](size_t i) { tiles_[runnable[i]]->hart().run(options_.quantum); });
-  }
+  struct Round {
+    Machine& m;
+    const std::vector<uint32_t>& runnable;
+    int64_t deadline_ns;
+  };
+  // A native tile runs to its barrier in one go (it has no instruction budget), or until
+  // the host's deadline passes between two control-program ops: a tile that never arrives
+  // then gives its thread back, and wait_event times out as in ISS mode.
+  const Round r{*this, runnable,
+                std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count())};
+  if (native_)
+    pool_->run(runnable.size(), [&r](size_t i) { r.m.native_->run_until_sync(r.runnable[i], r.deadline_ns); });
+  else
+    pool_->run(runnable.size(), [&r](size_t i) { r.m.tiles_[r.runnable[i]]->hart().run(r.m.options_.quantum); });
 }
 
 bool Machine::try_resolve() {

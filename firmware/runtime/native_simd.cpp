@@ -1,0 +1,120 @@
+// Native mode's vector matmul kernels and their run-time switch (native_simd.h).
+#include "runtime/native_simd.h"
+
+#include <immintrin.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace tessera::fw::simd {
+namespace {
+
+bool cpu_has_fma() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+bool initial_setting() {
+  const char* env = std::getenv("TESSERA_NATIVE_SIMD");
+  if (env && std::strcmp(env, "0") == 0) return false;
+  return cpu_has_fma();
+}
+
+std::atomic<bool> g_enabled{initial_setting()};
+
+#define TESSERA_SIMD __attribute__((target("avx2,fma")))
+
+// Lane masks for the last, partial block of columns: lanes < n are set.
+TESSERA_SIMD inline __m256i lanes_below(int n) {
+  const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), idx);
+}
+
+// R rows (i .. i+R-1) by 16 columns (j .. j+15) of c; kFull: all 16 columns exist, else
+// `cols` (< 16) of them, loaded and stored under masks. Each lane's accumulator runs the
+// chain over p in order: acc = fma(a(i, p), b(p, j), acc), one rounding per step.
+template <int R, bool kFull>
+TESSERA_SIMD inline void block(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b,
+                               size_t ldb, uint32_t k, int cols) {
+  __m256 acc0[R], acc1[R];
+  #pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) acc0[r] = acc1[r] = _mm256_setzero_ps();
+  __m256i m0 = _mm256_setzero_si256(), m1 = _mm256_setzero_si256();
+  if constexpr (!kFull) {
+    m0 = lanes_below(cols);
+    m1 = lanes_below(cols - 8);
+  }
+  for (uint32_t p = 0; p < k; ++p) {
+    const float* bp = b + p * ldb;
+    __m256 b0, b1;
+    if constexpr (kFull) {
+      b0 = _mm256_loadu_ps(bp);
+      b1 = _mm256_loadu_ps(bp + 8);
+    } else {
+      b0 = _mm256_maskload_ps(bp, m0);
+      b1 = _mm256_maskload_ps(bp + 8, m1);
+    }
+    const float* ap = a + p * sap;
+    #pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const __m256 av = _mm256_broadcast_ss(ap + r * sai);
+      acc0[r] = _mm256_fmadd_ps(av, b0, acc0[r]);
+      acc1[r] = _mm256_fmadd_ps(av, b1, acc1[r]);
+    }
+  }
+  #pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    float* cr = c + r * ldc;
+    if constexpr (kFull) {
+      _mm256_storeu_ps(cr, acc0[r]);
+      _mm256_storeu_ps(cr + 8, acc1[r]);
+    } else {
+      _mm256_maskstore_ps(cr, m0, acc0[r]);
+      _mm256_maskstore_ps(cr + 8, m1, acc1[r]);
+    }
+  }
+}
+
+template <int R>
+TESSERA_SIMD void rows(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b, size_t ldb,
+                       uint32_t k, uint32_t n) {
+  uint32_t j = 0;
+  for (; j + 16 <= n; j += 16) block<R, true>(c + j, ldc, a, sai, sap, b + j, ldb, k, 16);
+  if (j < n) block<R, false>(c + j, ldc, a, sai, sap, b + j, ldb, k, static_cast<int>(n - j));
+}
+
+}  // namespace
+
+bool enabled() { return g_enabled.load(std::memory_order_relaxed); }
+
+bool set_enabled(bool on) { return g_enabled.exchange(on && cpu_has_fma()); }
+
+TESSERA_SIMD void matmul(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b, size_t ldb,
+                         uint32_t m, uint32_t k, uint32_t n) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // empty sums: +0 (a may be null)
+    for (uint32_t i = 0; i < m; ++i) std::memset(c + i * ldc, 0, n * sizeof(float));
+    return;
+  }
+  uint32_t i = 0;
+  for (; i + 4 <= m; i += 4) rows<4>(c + i * ldc, ldc, a + i * sai, sai, sap, b, ldb, k, n);
+  switch (m - i) {
+    case 3: rows<3>(c + i * ldc, ldc, a + i * sai, sai, sap, b, ldb, k, n); break;
+    case 2: rows<2>(c + i * ldc, ldc, a + i * sai, sai, sap, b, ldb, k, n); break;
+    case 1: rows<1>(c + i * ldc, ldc, a + i * sai, sai, sap, b, ldb, k, n); break;
+    default: break;
+  }
+}
+
+void matmul_nt(float* c, const float* a, const float* b, uint32_t m, uint32_t k, uint32_t n) {
+  thread_local std::vector<float> bt;
+  const size_t need = static_cast<size_t>(k) * n;
+  if (bt.size() < need) bt.resize(need);
+  for (uint32_t j = 0; j < n; ++j)
+    for (uint32_t p = 0; p < k; ++p) bt[static_cast<size_t>(p) * n + j] = b[static_cast<size_t>(j) * k + p];
+  matmul(c, n, a, k, 1, bt.data(), n, m, k, n);
+}
+
+}  // namespace tessera::fw::simd

@@ -1,0 +1,171 @@
+// Native mode's vector kernels (runtime/native_simd.h) against the codelets' portable
+// loops (fmaf from the C library), bit for bit: matmul, matmul_tn, matmul_nt, conv2d,
+// maxpool2d, reduce_sum and sgd_momentum on random shapes (every edge of the vector
+// blocks, padding, dilation, negative pads) and random values with FP specials mixed in.
+// NaN payloads may differ (fp_check.h's rule), except in maxpool2d, which moves bits. The
+// ISS side of the same kernels: codelet_iss_test and training_codelets_test. Skipped where
+// the CPU has no AVX2 + FMA. Seeds are printed.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codelets/codelets.h"
+#include "fp_check.h"
+#include "runtime/native.h"
+#include "runtime/native_simd.h"
+
+namespace {
+
+using namespace tessera;
+
+constexpr uint32_t kSpecialBits[] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+                                     0x00000001, 0x807fffff, 0x7f7fffff, 0xff7fffff, 0x00800000};
+
+// A tile of host SRAM with a bump allocator for regions and state records.
+struct Sram {
+  std::vector<uint8_t> bytes = std::vector<uint8_t>(1 << 20);
+  uint32_t next = 0;
+  uint32_t alloc(size_t words) {
+    const uint32_t addr = arch::kSramBase + next;
+    next += static_cast<uint32_t>(words * 4);
+    if (next > bytes.size()) throw std::runtime_error("native_simd_test: SRAM full");
+    return addr;
+  }
+  uint32_t* at(uint32_t addr) { return reinterpret_cast<uint32_t*>(bytes.data() + (addr - arch::kSramBase)); }
+  uint32_t put(const std::vector<uint32_t>& v) {
+    const uint32_t a = alloc(v.size());
+    if (!v.empty()) std::memcpy(at(a), v.data(), v.size() * 4);
+    return a;
+  }
+};
+
+std::vector<uint32_t> values(std::mt19937& r, size_t n) {
+  std::vector<uint32_t> v(n);
+  for (auto& x : v) {
+    if (r() % 23 == 0) {
+      x = kSpecialBits[r() % std::size(kSpecialBits)];
+    } else {  // sign, exponent in [-6, 6], random mantissa
+      const uint32_t e = 127 - 6 + r() % 13;
+      x = (r() & 0x80000000u) | (e << 23) | (r() & 0x007fffffu);
+    }
+  }
+  return v;
+}
+
+// Runs codelet `name` on the state record twice, with the kernels and with the portable
+// loop, from the same output contents, and compares the `out_words` at `out`.
+void compare(Sram& s, const char* name, const std::vector<uint32_t>& state, uint32_t out, size_t out_words,
+             const std::string& what, bool exact = false) {
+  const uint32_t index = fw::codelet_index(name);
+  ASSERT_LT(index, fw::tessera_codelet_count) << name;
+  const uint32_t st = s.put(state);
+  fw::NativeTile tile;
+  tile.sram = s.bytes.data();
+  tile.sram_bytes = static_cast<uint32_t>(s.bytes.size());
+  const std::vector<uint32_t> before(s.at(out), s.at(out) + out_words);
+  std::vector<uint32_t> got[2];
+  for (int simd = 0; simd < 2; ++simd) {
+    std::memcpy(s.at(out), before.data(), out_words * 4);
+    const bool was = fw::simd::set_enabled(simd == 1);
+    const fw::NativeStop stop = fw::native_run_codelet(tile, index, st);
+    fw::simd::set_enabled(was);
+    ASSERT_EQ(stop, fw::NativeStop::kSync) << what << ": halted with " << tile.exit_code;
+    got[simd].assign(s.at(out), s.at(out) + out_words);
+  }
+  for (size_t i = 0; i < out_words; ++i)
+    ASSERT_TRUE(exact ? got[1][i] == got[0][i] : fwtest::same_or_both_nan(got[1][i], got[0][i]))
+        << what << ": word " << i << " vector 0x" << std::hex << got[1][i] << ", portable 0x" << got[0][i];
+}
+
+class NativeSimd : public testing::Test {
+ protected:
+  void SetUp() override {
+    const bool was = fw::simd::set_enabled(true);
+    have_ = fw::simd::enabled();
+    fw::simd::set_enabled(was);
+    if (!have_) GTEST_SKIP() << "this CPU has no AVX2 + FMA";
+    seed_ = std::random_device{}();
+    std::printf("native_simd_test seed %u\n", seed_);
+  }
+  bool have_ = false;
+  uint32_t seed_ = 0;
+};
+
+TEST_F(NativeSimd, MatmulsGiveThePortableBits) {
+  std::mt19937 r(seed_);
+  for (int trial = 0; trial < 60; ++trial) {
+    const uint32_t m = 1 + r() % 13, k = r() % 40, n = 1 + r() % 53;
+    const std::string shape = std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
+    Sram s;
+    const uint32_t a = s.put(values(r, size_t{m} * k)), b = s.put(values(r, size_t{k} * n));
+    const uint32_t c = s.put(values(r, size_t{m} * n));  // garbage the codelets overwrite
+    compare(s, "matmul", {c, a, b, m, k, n}, c, size_t{m} * n, "matmul " + shape);
+    compare(s, "matmul_tn", {c, a, b, m, k, n}, c, size_t{m} * n, "matmul_tn " + shape);
+    const uint32_t bt = s.put(values(r, size_t{n} * k));
+    compare(s, "matmul_nt", {c, a, bt, m, k, n}, c, size_t{m} * n, "matmul_nt " + shape);
+  }
+}
+
+TEST_F(NativeSimd, Conv2dGivesThePortableBits) {
+  std::mt19937 r(seed_ + 1);
+  for (int trial = 0; trial < 80; ++trial) {
+    const uint32_t cin = 1 + r() % 4, cout = 1 + r() % 9, kh = 1 + r() % 5, kw = 1 + r() % 5;
+    const uint32_t h = 1 + r() % 14, wd = 1 + r() % 30, sh = 1 + r() % 2, sw = r() % 4 ? 1 : 2;
+    const uint32_t dh = 1 + r() % 2, dw = 1 + r() % 2;
+    const int32_t ph = static_cast<int32_t>(r() % 5) - 1, pw = static_cast<int32_t>(r() % 5) - 1;
+    const uint32_t oh = 1 + r() % 12, ow = 1 + r() % 30;
+    char shape[200];
+    std::snprintf(shape, sizeof shape, "conv2d cin %u h %u wd %u cout %u oh %u ow %u k %ux%u s %ux%u p %dx%d d %ux%u", cin,
+                  h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw);
+    Sram s;
+    const uint32_t x = s.put(values(r, size_t{cin} * h * wd)), w = s.put(values(r, size_t{cout} * cin * kh * kw));
+    const uint32_t b = s.put(values(r, cout)), y = s.put(values(r, size_t{cout} * oh * ow));
+    compare(s, "conv2d",
+            {y, x, w, b, cin, h, wd, cout, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw), dh,
+             dw},
+            y, size_t{cout} * oh * ow, shape);
+  }
+}
+
+TEST_F(NativeSimd, Maxpool2dGivesThePortableBits) {
+  std::mt19937 r(seed_ + 3);
+  for (int trial = 0; trial < 80; ++trial) {
+    const uint32_t c = 1 + r() % 4, kh = 1 + r() % 4, kw = 1 + r() % 4, h = 1 + r() % 14, wd = 1 + r() % 30;
+    const uint32_t sh = 1 + r() % 3, sw = 1 + r() % 3, oh = 1 + r() % 12, ow = 1 + r() % 20;
+    const int32_t ph = static_cast<int32_t>(r() % 5) - 1, pw = static_cast<int32_t>(r() % 5) - 1;
+    char shape[160];
+    std::snprintf(shape, sizeof shape, "maxpool2d c %u h %u wd %u oh %u ow %u k %ux%u s %ux%u p %dx%d", c, h, wd, oh, ow,
+                  kh, kw, sh, sw, ph, pw);
+    Sram s;
+    // Ties and NaNs on purpose: values from a small set, specials mixed in.
+    std::vector<uint32_t> xv = values(r, size_t{c} * h * wd);
+    for (auto& v : xv)
+      if (r() % 3 == 0) v = kSpecialBits[r() % std::size(kSpecialBits)];
+    const uint32_t x = s.put(xv), y = s.put(values(r, size_t{c} * oh * ow));
+    compare(s, "maxpool2d",
+            {y, x, c, h, wd, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw)}, y,
+            size_t{c} * oh * ow, shape, /*exact: the pick's bits, NaN payloads too*/ true);
+  }
+}
+
+TEST_F(NativeSimd, ReduceSumAndSgdGiveThePortableBits) {
+  std::mt19937 r(seed_ + 2);
+  for (int trial = 0; trial < 40; ++trial) {
+    const uint32_t n = r() % 70, k = r() % 6;
+    const std::string shape = "n " + std::to_string(n) + " k " + std::to_string(k);
+    Sram s;
+    const uint32_t in = s.put(values(r, size_t{n} * k)), out = s.put(values(r, n));
+    compare(s, "reduce_sum", {out, in, n, k}, out, n, "reduce_sum " + shape);
+    if (k > 0) compare(s, "reduce_sum", {in, in, n, k}, in, n, "reduce_sum in place " + shape);
+    // w and v both change: compare them as one region (v follows w)
+    const uint32_t w = s.put(values(r, size_t{n} * 2)), v = w + 4 * n, g = s.put(values(r, n));
+    const uint32_t lr = s.put(values(r, 1));
+    compare(s, "sgd_momentum", {w, v, g, lr, n, values(r, 1)[0]}, w, size_t{n} * 2, "sgd_momentum " + shape);
+  }
+}
+
+}  // namespace
