@@ -13,9 +13,10 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(elf exe control plan data npy onnx devd)
 build=${BUILD_DIR:-build-fuzz}
 
+mkdir -p "$build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 \
-  -DCMAKE_CXX_COMPILER=clang++-14 -DTESSERA_FUZZ=ON -DTESSERA_RTL=OFF > "$build.configure.log" 2>&1 ||
-  { cat "$build.configure.log"; exit 1; }
+  -DCMAKE_CXX_COMPILER=clang++-14 -DTESSERA_FUZZ=ON -DTESSERA_RTL=OFF > "$build/configure.log" 2>&1 ||
+  { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" -j"$(nproc)" --target $(printf 'fuzz_%s ' "${names[@]}") || exit 1
 
 printf '%-8s %12s %10s %8s %8s %8s %8s %8s\n' harness execs secs execs/s cov ft corpus crashes
@@ -32,7 +33,8 @@ for n in "${names[@]}"; do
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   crashes=$(find "$findings" -type f | wc -l)
   secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
-  rate=$(awk -v n="${execs:-0}" -v s="$secs" 'BEGIN { printf "%.0f", s > 0 ? n / s : 0 }')
+  # (parenthesized: a bare `>` after printf's arguments is awk's output redirection)
+  rate=$(awk -v n="${execs:-0}" -v s="$secs" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }')
   printf '%-8s %12s %10s %8s %8s %8s %8s %8s\n' "$n" "${execs:-?}" "$secs" "$rate" "${cov:-?}" "${ft:-?}" \
     "$(find "$corpus" -type f | wc -l)" "$crashes"
   [ $rc -eq 0 ] || { echo "  $n: exit status $rc; the end of $log:"; tail -30 "$log" | sed 's/^/    /'; }

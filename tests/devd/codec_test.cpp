@@ -1,14 +1,20 @@
 // tessera-devd's codec: every message survives encode and parse; frames and messages that are
 // malformed (empty, over the limit, truncated, counts over their limits, bytes left over, a
 // DMA whose data and segments disagree) are refused with a ProtocolError naming the field;
-// the token comparison; chunked DMA covers exactly the bytes of the whole list.
+// the token comparison and the token file's checks; chunked DMA covers exactly the bytes of
+// the whole list.
 #include <gmock/gmock.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 
 #include "tessera/devd/protocol.h"
+#include "tessera/devd/token.h"
 #include "tessera/device/dma_chunks.h"
 
 namespace tessera::devd {
@@ -148,6 +154,25 @@ TEST(Token, ComparedWhole) {
   EXPECT_FALSE(tokens_equal("", ""));
   // A given token that repeats the expected one's prefix does not match.
   EXPECT_FALSE(tokens_equal("abababababababab", "ab"));
+}
+
+// The server's token file must be private (mode 600): one readable by group or others is
+// refused, naming the file; a token shorter than 16 characters likewise.
+TEST(Token, TheServersFileMustBePrivate) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("tessera-devd-token-test-" + std::to_string(::getpid()));
+  std::ofstream(path) << "0123456789abcdef-token\n";
+  ::chmod(path.c_str(), 0644);
+  EXPECT_THAT([&] { read_token_file(path.string(), true); },
+              ::testing::ThrowsMessage<std::runtime_error>(
+                  HasSubstr("'" + path.string() + "': readable by group or others")));
+  EXPECT_EQ(read_token_file(path.string(), false), "0123456789abcdef-token");  // a client's
+  ::chmod(path.c_str(), 0600);
+  EXPECT_EQ(read_token_file(path.string(), true), "0123456789abcdef-token");
+  std::ofstream(path) << "short\n";
+  EXPECT_THAT([&] { read_token_file(path.string(), true); },
+              ::testing::ThrowsMessage<std::runtime_error>(HasSubstr("must have 16 to 256")));
+  std::filesystem::remove(path);
 }
 
 TEST(DmaChunks, CoverExactlyTheBytesOfTheWholeList) {

@@ -7,11 +7,13 @@
 
 #include <arpa/inet.h>
 #include <gmock/gmock.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -50,6 +52,7 @@ class DevdServer : public ::testing::Test {
     o.frame_timeout = 500ms;
     o.idle_timeout = 2000ms;
     o.log = nullptr;
+    adjust(o);
     if (tls()) {
       cert = (dir / "cert.pem").string();
       make_certificate(cert, (dir / "key.pem").string(), "127.0.0.1");
@@ -70,6 +73,7 @@ class DevdServer : public ::testing::Test {
            (name.empty() ? "" : "/" + name);
   }
   virtual bool tls() const { return false; }
+  virtual void adjust(devd::ServerOptions&) const {}
   // A self-signed certificate for `ip` (its subjectAltName), made by the openssl command.
   static void make_certificate(const std::string& cert, const std::string& key,
                                const std::string& ip) {
@@ -116,16 +120,21 @@ class DevdServer : public ::testing::Test {
 // A raw TCP client, for what the real client never sends.
 class Raw {
  public:
-  explicit Raw(uint16_t port) {
+  explicit Raw(uint16_t port) : Raw(port, htonl(INADDR_LOOPBACK)) {
+    if (connect_error_ != 0) ADD_FAILURE() << "connect: " << std::strerror(connect_error_);
+  }
+  // To an IPv4 address (network order); connect_error() says whether that failed.
+  Raw(uint16_t port, in_addr_t addr) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     timeval tv{5, 0};
     ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) ADD_FAILURE() << "connect";
+    a.sin_addr.s_addr = addr;
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) connect_error_ = errno;
   }
+  int connect_error() const { return connect_error_; }
   ~Raw() { close(); }
   void close() {
     if (fd_ >= 0) ::close(fd_);
@@ -167,6 +176,7 @@ class Raw {
     return true;
   }
   int fd_ = -1;
+  int connect_error_ = 0;
 };
 
 devd::ErrorCode error_code(const std::optional<devd::Reply>& r) {
@@ -209,6 +219,32 @@ TEST_F(DevdServer, AnOversizedFrameIsRefusedFromItsHeader) {
   EXPECT_EQ(error_code(r), devd::ErrorCode::kProtocol);
   EXPECT_THAT(std::get<devd::Error>(*r).message, HasSubstr("1048577 bytes announced"));
   EXPECT_TRUE(raw.closed_by_server());
+}
+
+TEST_F(DevdServer, BeforeHelloOnlyAHelloSizedFrameIsAccepted) {
+  // 64 KiB announced by a peer that has not said HELLO: within --max-frame, but refused from
+  // the header alone (nothing allocated for it), as is one byte over the largest HELLO.
+  for (const uint32_t n : {64u << 10, devd::kMaxHelloFrame + 1}) {
+    Raw raw(server->port());
+    const std::vector<std::byte> h{std::byte(n), std::byte(n >> 8), std::byte(n >> 16),
+                                   std::byte(n >> 24)};
+    raw.send(h);
+    const auto r = raw.receive();
+    ASSERT_EQ(error_code(r), devd::ErrorCode::kProtocol) << n;
+    EXPECT_THAT(std::get<devd::Error>(*r).message,
+                HasSubstr(std::to_string(n) + " bytes announced, over the limit of " +
+                          std::to_string(devd::kMaxHelloFrame)));
+    EXPECT_TRUE(raw.closed_by_server());
+  }
+  // The largest HELLO there is passes (a wrong token of 256 characters: refused for that).
+  Raw raw(server->port());
+  devd::Hello h;
+  h.token = std::string(devd::kMaxToken, 'x');
+  const auto frame = devd::encode(devd::Request{h});
+  ASSERT_EQ(frame.size(), devd::kFrameHeader + devd::kMaxHelloFrame);
+  raw.send(frame);
+  EXPECT_EQ(error_code(raw.receive()), devd::ErrorCode::kAuth);
+  run_matvec();
 }
 
 TEST_F(DevdServer, AWrongTokenIsRefused) {
@@ -332,6 +368,86 @@ TEST_F(DevdServer, DeviceErrorsKeepTheConnection) {
   EXPECT_THAT([&] { d->dma_read(std::span(&outside, 1), b); },
               ::testing::Throws<device::DeviceError>());
   EXPECT_EQ(d->read_reg(0), 0x54535241u);
+}
+
+TEST_F(DevdServer, ASilentClientIsClosedAfterTheIdleTimeoutAndItsLeaseReleased) {
+  Raw raw(server->port());
+  raw.hello();
+  raw.send(devd::Request{devd::Lease{"emu0", 0}});
+  ASSERT_TRUE(std::holds_alternative<devd::Leased>(*raw.receive()));
+  EXPECT_EQ(server->leases_held(), 1u);
+  // Silent after a whole frame: the idle timeout (2 s here), not the frame timeout (0.5 s).
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(raw.closed_by_server());
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  EXPECT_GE(waited, 1900ms);
+  EXPECT_LT(waited, 4500ms);
+  EXPECT_TRUE(leases_become(0));
+  EXPECT_GE(server->stats().timeouts, 1u);
+  run_matvec("emu0");
+}
+
+// At most `max_clients` connections: one more is closed at once, before it says anything.
+class DevdTwoClients : public DevdServer {
+ protected:
+  void adjust(devd::ServerOptions& o) const override { o.max_clients = 2; }
+};
+
+TEST_F(DevdTwoClients, AConnectionBeyondTheLimitIsClosedAtOnce) {
+  {
+    Raw a(server->port()), b(server->port());
+    a.hello();
+    b.hello();
+    Raw c(server->port());
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_TRUE(c.closed_by_server());
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 400ms);  // not the handshake timeout
+    EXPECT_EQ(server->stats().refused, 1u);
+  }
+  std::this_thread::sleep_for(200ms);  // the server sees a and b go
+  run_matvec();
+  EXPECT_EQ(server->stats().refused, 1u);
+}
+
+// The first IPv4 address of this host that is not loopback (0 when there is none).
+in_addr_t non_loopback_address() {
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return 0;
+  in_addr_t found = 0;
+  for (ifaddrs* i = list; i && !found; i = i->ifa_next) {
+    if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET) continue;
+    const in_addr_t a = reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr.s_addr;
+    if ((ntohl(a) >> 24) != 127) found = a;
+  }
+  ::freeifaddrs(list);
+  return found;
+}
+
+// The default listens on loopback only: the host's other address refuses the connection
+// (and with --listen 0.0.0.0 the same address is served, so the check can fail).
+TEST(DevdListen, LoopbackOnlyByDefault) {
+  const in_addr_t outside = non_loopback_address();
+  if (!outside) GTEST_SKIP() << "this host has no IPv4 address but loopback";
+  for (const bool everywhere : {false, true}) {
+    devd::ServerOptions o;
+    o.devices = {{"emu0", "emu-native"}};
+    o.token = kToken;
+    o.log = nullptr;
+    if (everywhere) o.listen = "0.0.0.0";
+    devd::Server server(o);
+    std::thread t([&] { server.run(); });
+    {
+      Raw inside(server.port());
+      Raw other(server.port(), outside);
+      if (everywhere) {
+        EXPECT_EQ(other.connect_error(), 0) << std::strerror(other.connect_error());
+      } else {
+        EXPECT_EQ(other.connect_error(), ECONNREFUSED) << std::strerror(other.connect_error());
+      }
+    }
+    server.stop();
+    t.join();
+  }
 }
 
 // TLS: the client trusts the server's certificate and checks its address against it; a

@@ -214,9 +214,9 @@ TEST(Native, RunCodeletDirectly) {
   EXPECT_EQ(fw::native_run_codelet(r.tile, 0, state), fw::NativeStop::kHalted);  // stays halted
 }
 
-// Found by fuzz_control: a matmul with no output (n = 0) but m = 2^32 - 1 rows, and a softmax
-// of 2^32 - 1 empty rows, looped over every empty row: minutes in one vertex, where the
-// watchdog cannot reach.
+// Found by fuzz_control: a matmul with no output (n = 0) but m = 2^32 - 1 rows, a softmax of
+// 2^32 - 1 empty rows and an avgpool2d_grad of 2^32 - 1 empty output rows looped over every
+// empty row: minutes in one vertex, where the watchdog cannot reach.
 TEST(Native, CodeletsWithAnEmptyOutputReturnAtOnce) {
   NativeRun r;
   const auto t0 = std::chrono::steady_clock::now();
@@ -227,6 +227,12 @@ TEST(Native, CodeletsWithAnEmptyOutputReturnAtOnce) {
   // softmax, the same: 2^32 - 1 rows of 0 columns.
   const uint32_t state = r.image.put({kSramBase + 0x3000, kSramBase + 0x3000, 0xffffffffu, 0u});
   EXPECT_EQ(fw::native_run_codelet(r.tile, fw::codelet_index("softmax"), state), fw::NativeStop::kSync);
+  // avgpool2d_grad of 2^32 - 1 output rows of 0 columns (a 1x1 dx, zeroed, nothing added).
+  const uint32_t dx = r.image.put({0x3f800000u});
+  const uint32_t pool = r.image.put({dx, dx, 1, 1, 1, 0xffffffffu, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0});
+  EXPECT_EQ(fw::native_run_codelet(r.tile, fw::codelet_index("avgpool2d_grad"), pool),
+            fw::NativeStop::kSync);
+  EXPECT_EQ(r.image.getf(dx), 0.0f);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(500));
 }
 

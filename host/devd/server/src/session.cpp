@@ -52,8 +52,9 @@ void Session::read_header() {
                                    : "read failed: " + ec.message());
           uint32_t n = 0;
           try {
+            // Before HELLO only a HELLO-sized frame: no allocation for a peer without the token.
             n = frame_length(std::span<const std::byte, kFrameHeader>(self->header_),
-                             self->s_.o.max_frame);
+                             self->authed_ ? self->s_.o.max_frame : kMaxHelloFrame);
           } catch (const ProtocolError& e) {
             return self->protocol_error(e.what());
           }

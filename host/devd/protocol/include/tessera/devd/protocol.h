@@ -29,6 +29,10 @@ inline constexpr size_t kMaxName = 64;
 inline constexpr uint32_t kMaxRegOps = 4096;
 inline constexpr uint32_t kMaxSegments = 1u << 16;
 inline constexpr size_t kFrameHeader = 4;
+// The largest HELLO (type, magic, two versions, the token's length and bytes): the limit of
+// any frame before HELLO, so that a peer without the token cannot make the server allocate
+// more than this per connection.
+inline constexpr uint32_t kMaxHelloFrame = 1 + 4 + 2 + 2 + 4 + kMaxToken;
 
 enum class Type : uint8_t {
   kHello = 1,  // magic, version range, token
