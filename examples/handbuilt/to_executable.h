@@ -12,7 +12,7 @@
 #include "examples.h"
 #include "program_builder.h"
 #include "tessera/arch/targets.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 #include "tessera/exe/executable.h"
 
 namespace tessera::handbuilt {

@@ -19,7 +19,7 @@
 #include "tessera/arch/tile_map.h"
 #include "tessera/data/dataset.h"
 #include "tessera/devd/server.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 #include "tessera/graph/graph.h"
 #include "tessera/models/mlp.h"
 #include "tessera/passes/passes.h"

@@ -9,8 +9,8 @@
 #include <random>
 
 #include "tessera/arch/tile_map.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tile.h"
+#include "tessera/exe/elf.h"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "tessera/arch/tile_map.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tool_exit.h"
+#include "tessera/exe/elf.h"
 
 namespace {
 

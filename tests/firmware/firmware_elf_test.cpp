@@ -8,8 +8,8 @@
 
 #include "runtime/native.h"
 #include "scenarios.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tile.h"
+#include "tessera/exe/elf.h"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <span>
 
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tile.h"
+#include "tessera/exe/elf.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tessera::emu;

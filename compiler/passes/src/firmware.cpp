@@ -4,7 +4,7 @@
 
 #include "tessera/arch/targets.h"
 #include "tessera/arch/tile_map.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 #include "tessera/passes/passes.h"
 
 namespace tessera::passes {

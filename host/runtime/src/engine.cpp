@@ -7,7 +7,7 @@
 
 #include "tessera/arch/control.h"
 #include "tessera/arch/device_regs.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 
 namespace tessera::runtime {
 

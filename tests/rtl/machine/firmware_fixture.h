@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "tessera/arch/targets.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 #include "tessera/passes/passes.h"
 
 namespace tessera::testing {

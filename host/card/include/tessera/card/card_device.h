@@ -19,8 +19,8 @@
 #include "tessera/arch/targets.h"
 #include "tessera/card/card_io.h"
 #include "tessera/device/device.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/machine.h"
+#include "tessera/exe/elf.h"
 
 namespace tessera::card {
 

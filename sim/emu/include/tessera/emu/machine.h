@@ -11,8 +11,8 @@
 
 #include "tessera/arch/targets.h"
 #include "tessera/device/device.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tile.h"
+#include "tessera/exe/elf.h"
 
 namespace tessera::emu {
 

@@ -6,8 +6,8 @@
 #include <span>
 #include <vector>
 
-#include "tessera/emu/elf.h"
 #include "tessera/emu/hart.h"
+#include "tessera/exe/elf.h"
 
 namespace tessera::emu {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "tessera/device/device.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 #include "tessera/vlt/kernel_sim.h"
 
 namespace tessera::vlt {

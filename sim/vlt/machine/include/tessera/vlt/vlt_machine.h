@@ -25,8 +25,8 @@
 
 #include "tessera/arch/targets.h"
 #include "tessera/device/device.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/machine.h"
+#include "tessera/exe/elf.h"
 #include "tessera/vlt/kernel_sim.h"
 
 class VerilatedContext;

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 
 class VerilatedContext;
 class VerilatedFstC;

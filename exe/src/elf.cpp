@@ -1,5 +1,5 @@
 // ELF32 parsing with every offset, size and index checked before use.
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 
 #include <cstdio>
 #include <cstring>
