@@ -64,14 +64,14 @@ uint64_t measure(Graph& g, ComputeSet cs) {
   g.add_program("main", Sequence({Copy(s0, s1), Execute(cs), Copy(s0, s1)}));
   passes::CompileOptions o;
   o.firmware = g_firmware;
-  const emu::ElfImage elf = emu::parse_elf(o.firmware, "firmware");
-  o.layout = {elf.symbol("tessera_tile_header"), elf.symbol("__firmware_end")};
+  const exe::ElfImage elf = exe::parse_elf(o.firmware, "firmware");
+  o.layout = exe::firmware_layout(elf);
   const exe::Executable e = passes::compile(g, o);
   emu::MachineOptions mo;
   mo.target = arch::find_target(e.target);
   mo.mode = emu::Mode::kIss;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
   engine.run("main", std::chrono::seconds(60));

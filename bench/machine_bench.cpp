@@ -21,7 +21,7 @@ struct Result {
   uint64_t insns = 0, supersteps = 0;
 };
 
-Result run_once(const emu::ElfImage& fw, emu::Mode mode, unsigned threads, uint32_t repeat) {
+Result run_once(const exe::ElfImage& fw, emu::Mode mode, unsigned threads, uint32_t repeat) {
   emu::MachineOptions o;
   o.target = arch::find_target("small");
   o.mode = mode;
@@ -29,8 +29,8 @@ Result run_once(const emu::ElfImage& fw, emu::Mode mode, unsigned threads, uint3
   emu::Machine m(o);
   m.load_firmware(fw);
   handbuilt::MatVec16 mv(7, repeat);
-  handbuilt::ProgramBuilder b(m.tile_count(), {m.firmware().header, m.firmware().firmware_end,
-                                               arch::kSramBase + static_cast<uint32_t>(m.tile(0).sram().size())});
+  handbuilt::ProgramBuilder b(m.tile_count(),
+                              {m.firmware(), arch::kSramBase + static_cast<uint32_t>(m.tile(0).sram().size())});
   mv.build(b);
   b.load(m);
   const auto t0 = std::chrono::steady_clock::now();
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: machine_bench FIRMWARE_ELF [runs] [repeat]\n");
     return 2;
   }
-  const auto fw = emu::read_elf_file(argv[1]);
+  const auto fw = exe::read_elf_file(argv[1]);
   const int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
   const uint32_t repeat = argc > 3 ? static_cast<uint32_t>(std::atoi(argv[3])) : 200;
   std::printf("16-tile matvec x%u on `small`, wall time, median of %d runs\n", repeat, runs);

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-namespace tessera::emu {
+namespace tessera::exe {
 namespace {
 
 constexpr uint16_t kEmRiscv = 243;
@@ -168,4 +168,4 @@ void place_elf(const ElfImage& image, uint8_t* sram, uint32_t sram_base, uint32_
   }
 }
 
-}  // namespace tessera::emu
+}  // namespace tessera::exe

@@ -11,6 +11,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tessera::emu;
+  using namespace tessera::exe;
   static std::FILE* devnull = std::fopen("/dev/null", "w");
   ElfImage image;
   try {
