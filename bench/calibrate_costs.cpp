@@ -1,11 +1,13 @@
 // Calibrates the matmul planner's cost model (compiler/ops/src/cost_model.cpp) against the
 // ISS: for each codelet the planner models, 1-tile graphs (one vertex on tile 0 of the
-// `small` target, its tensors on that tile) are compiled and run in ISS mode, the compute
-// cycles of the vertex's superstep are read from Machine::profile(), and a + b * work is
+// `small` target, its tensors on that tile) are compiled and run on a device from the registry
+// that gives a cycle profile (the emulator's ISS, `emu`), the compute cycles of the vertex's
+// superstep are read from the run's profile, and a + b * work is
 // fitted by least squares (of the relative error). Prints every point, the fit and its worst relative error, and the
 // lines to paste into cost_model.cpp's calibrated table.
 //
-//   calibrate_costs [firmware.elf]     (default: the build's runtime/tessera-firmware.elf)
+//   calibrate_costs [firmware.elf] [--device URI]
+//     (defaults: the build's runtime/tessera-firmware.elf, device emu)
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "tessera/emu/machine.h"
 #include "tessera/graph/graph.h"
 #include "tessera/ops/cost_model.h"
 #include "tessera/passes/passes.h"
+#include "tessera/registry/registry.h"
 #include "tessera/runtime/engine.h"
 
 using namespace tessera;
@@ -27,6 +29,7 @@ using namespace tessera::graph;
 namespace {
 
 std::vector<uint8_t> g_firmware;
+std::string g_device = "emu";
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -64,25 +67,28 @@ uint64_t measure(Graph& g, ComputeSet cs) {
   g.add_program("main", Sequence({Copy(s0, s1), Execute(cs), Copy(s0, s1)}));
   passes::CompileOptions o;
   o.firmware = g_firmware;
-  const emu::ElfImage elf = emu::parse_elf(o.firmware, "firmware");
-  o.layout = {elf.symbol("tessera_tile_header"), elf.symbol("__firmware_end")};
+  const exe::ElfImage elf = exe::parse_elf(o.firmware, "firmware");
+  o.layout = exe::firmware_layout(elf);
   const exe::Executable e = passes::compile(g, o);
-  emu::MachineOptions mo;
-  mo.target = arch::find_target(e.target);
-  mo.mode = emu::Mode::kIss;
-  emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
-  runtime::Engine engine(m, e);
+  auto dev = registry::open(g_device);
+  dev->configure(e.target, std::as_bytes(std::span(e.firmware)));
+  runtime::EngineOptions eo;
+  eo.profile_source = registry::profile_source(*dev);
+  if (!eo.profile_source)
+    throw std::runtime_error("device '" + g_device + "' gives no cycle profile (use --device emu)");
+  runtime::Engine engine(*dev, e, eo);
   engine.load();
   engine.run("main", std::chrono::seconds(60));
+  const std::vector<runtime::SuperstepCycles>& profile = engine.reports().back().profile;
   if (std::getenv("CALIBRATE_VERBOSE"))
-    for (const emu::SuperstepProfile& s : m.profile())
+    for (const runtime::SuperstepCycles& s : profile)
       std::printf("    superstep %u kind %u compute %llu exchange %llu tile0 %u\n", s.superstep, s.kind,
                   static_cast<unsigned long long>(s.compute_cycles), static_cast<unsigned long long>(s.exchange_cycles),
-                  s.tile_cycles.at(0));
-  if (m.profile().size() != 2) throw std::runtime_error("expected 2 profiled supersteps, got " +
-                                                        std::to_string(m.profile().size()));
-  return m.profile()[1].tile_cycles.at(0);
+                  s.tile_cycles.empty() ? 0u : s.tile_cycles.at(0));
+  if (profile.size() != 2 || profile[1].tile_cycles.empty())
+    throw std::runtime_error("device '" + g_device + "': expected 2 profiled supersteps with per-tile cycles, got " +
+                             std::to_string(profile.size()) + " (a device with a cycle profile: --device emu)");
+  return profile[1].tile_cycles.at(0);
 }
 
 Graph small() { return Graph(*arch::find_target("small")); }
@@ -374,9 +380,27 @@ ops::MultiCost fit3(const std::string& name, const std::vector<Point3>& pts) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::string firmware = std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf";
+  for (int i = 1, positional = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc) {
+      g_device = argv[++i];
+    } else if (a.starts_with("-") || positional++ > 0) {
+      std::fprintf(stderr, "usage: calibrate_costs [firmware.elf] [--device URI] (devices: %s)\n",
+                   registry::usages().c_str());
+      return 2;
+    } else {
+      firmware = a;
+    }
+  }
   try {
-    g_firmware = read_bytes(argc > 1 ? argv[1]
-                                     : std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
+    registry::check_uri(g_device);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "calibrate_costs: %s\n", e.what());
+    return 2;
+  }
+  try {
+    g_firmware = read_bytes(firmware);
     std::vector<Point> mm, rs, ew;
     const uint32_t mm_shapes[][3] = {{1, 16, 1}, {2, 32, 2},  {4, 16, 4},  {4, 64, 4},   {8, 32, 8},
                                      {8, 49, 8}, {7, 40, 9},  {13, 98, 8}, {16, 64, 16}, {25, 49, 32}};

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const emu::ElfImage fw = emu::read_elf_file(argv[1]);
+    const exe::ElfImage fw = exe::read_elf_file(argv[1]);
     std::printf("%-6s %6s %10s | %12s %8s | %12s %8s\n", "target", "tiles", "bytes/tile", "H2D cycles", "B/clock",
                 "D2H cycles", "B/clock");
     for (const char* target : {"tiny", "small"}) {

@@ -34,7 +34,7 @@ double cpu_seconds() {
 }
 
 Figure run_iss(const std::string& elf, int runs, bool timing) {
-  const auto image = tessera::emu::read_elf_file(elf);
+  const auto image = tessera::exe::read_elf_file(elf);
   std::vector<double> times;
   Figure f;
   std::FILE* null = std::fopen("/dev/null", "w");

@@ -7,7 +7,7 @@
 include(CMakePackageConfigHelpers)
 
 set(TESSERA_PACKAGE_LIBRARIES
-  tessera_arch tessera_device tessera_fp tessera_elf tessera_firmware_native tessera_emu tessera_exe
+  tessera_arch tessera_device tessera_fp tessera_firmware_native tessera_emu tessera_exe
   tessera_graph tessera_ops tessera_opgraph tessera_passes tessera_runtime tessera_npy)
 add_library(tessera_all INTERFACE)
 target_link_libraries(tessera_all INTERFACE ${TESSERA_PACKAGE_LIBRARIES})
@@ -18,7 +18,7 @@ install(TARGETS tessera RUNTIME DESTINATION bin)
 # Headers: each library's include/ folder, the generated arch headers, and the firmware
 # headers the Graph API and native mode include ("codelets/codelets.h", "runtime/native.h").
 foreach(dir arch/include ${TESSERA_ARCH_INCLUDE_DIR} host/device/include sim/emu/fp/include sim/emu/include
-            compiler/exe/include compiler/graph/include compiler/ops/include compiler/opgraph/include
+            exe/include compiler/graph/include compiler/ops/include compiler/opgraph/include
             compiler/passes/include host/runtime/include host/npy/include)
   if(NOT IS_ABSOLUTE ${dir})
     set(dir ${PROJECT_SOURCE_DIR}/${dir})

@@ -77,7 +77,7 @@ std::vector<float> run(const exe::Executable& e, emu::Mode mode, std::vector<flo
   mo.target = arch::find_target(e.target);
   mo.mode = mode;
   emu::Machine machine(mo);
-  machine.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  machine.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(machine, e);
   engine.load();
   std::vector<float> y(outputs);

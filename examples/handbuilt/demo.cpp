@@ -21,12 +21,12 @@ std::unique_ptr<emu::Machine> machine(const std::string& firmware, emu::Mode mod
   o.mode = mode;
   o.threads = threads;
   auto m = std::make_unique<emu::Machine>(o);
-  m->load_firmware(emu::read_elf_file(firmware));
+  m->load_firmware(exe::read_elf_file(firmware));
   return m;
 }
 
 handbuilt::Layout layout(emu::Machine& m) {
-  return {m.firmware().header, m.firmware().firmware_end, arch::kSramBase + static_cast<uint32_t>(m.tile(0).sram().size())};
+  return {m.firmware(), arch::kSramBase + static_cast<uint32_t>(m.tile(0).sram().size())};
 }
 
 void print_profile(const emu::Machine& m) {

@@ -20,7 +20,7 @@ std::vector<uint32_t> as_words(const std::vector<T>& v) {
 }  // namespace
 
 ProgramBuilder::ProgramBuilder(uint32_t tiles, const Layout& layout) : layout_(layout), tiles_(tiles) {
-  for (auto& t : tiles_) t.next = layout.firmware_end;
+  for (auto& t : tiles_) t.next = layout.firmware.firmware_end;
 }
 
 uint32_t ProgramBuilder::alloc(uint32_t tile, uint32_t words) {
@@ -98,7 +98,7 @@ void ProgramBuilder::lay_out() {
     h.num_streams = static_cast<uint32_t>(ss.size());
     h.conditions = put(id, t.conditions);
     h.num_conditions = static_cast<uint32_t>(t.conditions.size());
-    write(id, layout_.header, as_words(std::vector<arch::TileHeader>{h}));
+    write(id, layout_.firmware.header, as_words(std::vector<arch::TileHeader>{h}));
   }
 }
 

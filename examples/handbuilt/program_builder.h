@@ -9,14 +9,15 @@
 
 #include "tessera/arch/control.h"
 #include "tessera/device/device.h"
+#include "tessera/exe/firmware_layout.h"
 
 namespace tessera::handbuilt {
 
-// The firmware's layout, as the machine reports it (from the firmware ELF's symbols).
+// The tile memory a builder lays out: the firmware's (from its ELF's symbols, as the machine
+// reports it) up to firmware.firmware_end, the builder's from there to sram_end.
 struct Layout {
-  uint32_t header = 0;        // tessera_tile_header
-  uint32_t firmware_end = 0;  // first free address
-  uint32_t sram_end = 0;      // one past the last SRAM address
+  exe::FirmwareLayout firmware;
+  uint32_t sram_end = 0;  // one past the last SRAM address
 };
 
 class ProgramBuilder {
@@ -56,7 +57,7 @@ class ProgramBuilder {
   uint32_t program_words() const { return static_cast<uint32_t>(program_.size()); }
   uint32_t tile_count() const { return static_cast<uint32_t>(tiles_.size()); }
   // Bytes allocated on `tile` above the firmware (tables, program, state, tensors).
-  uint32_t used_bytes(uint32_t tile) const { return tiles_.at(tile).next - layout_.firmware_end; }
+  uint32_t used_bytes(uint32_t tile) const { return tiles_.at(tile).next - layout_.firmware.firmware_end; }
   const Layout& layout() const { return layout_; }
 
   // Changes one tile's copy of the program (for tests of broken programs) before load().

@@ -9,18 +9,8 @@
 
 namespace tessera::handbuilt {
 
-namespace {
-
-uint32_t need(const emu::ElfImage& fw, const char* name) {
-  const uint32_t a = fw.symbol(name);
-  if (!a) throw std::runtime_error(std::string("firmware ELF has no symbol '") + name + "'");
-  return a;
-}
-
-}  // namespace
-
-Layout firmware_layout(const emu::ElfImage& firmware, const arch::Target& target) {
-  return {need(firmware, "tessera_tile_header"), need(firmware, "__firmware_end"), arch::kSramBase + target.sram_bytes};
+Layout firmware_layout(const exe::ElfImage& firmware, const arch::Target& target) {
+  return {exe::firmware_layout(firmware), arch::kSramBase + target.sram_bytes};
 }
 
 exe::Executable to_executable(ProgramBuilder& b, const arch::Target& target, const std::vector<uint8_t>& firmware_elf,
@@ -28,13 +18,16 @@ exe::Executable to_executable(ProgramBuilder& b, const arch::Target& target, con
   if (b.tile_count() != target.tiles)
     throw std::runtime_error("to_executable: the builder has " + std::to_string(b.tile_count()) + " tiles, target '" +
                              std::string(target.name) + "' has " + std::to_string(target.tiles));
-  const emu::ElfImage fw = emu::parse_elf(firmware_elf, "firmware");
+  const exe::FirmwareLayout fw = exe::firmware_layout(exe::parse_elf(firmware_elf, "firmware"));
+  if (fw.header != b.layout().firmware.header || fw.firmware_end != b.layout().firmware.firmware_end)
+    throw std::runtime_error(
+        "to_executable: the builder was laid out for another firmware (its header or end differs)");
   exe::Executable e;
   e.target = std::string(target.name);
   e.target_hash = target.hash;
   e.arch_hash = arch::kArchHash;
   e.tiles = target.tiles;
-  e.header_addr = b.layout().header;
+  e.header_addr = b.layout().firmware.header;
   e.firmware = firmware_elf;
   e.firmware_hash = exe::fnv1a(firmware_elf.data(), firmware_elf.size());
   for (ProgramBuilder::Run& r : b.image()) {
@@ -45,11 +38,11 @@ exe::Executable to_executable(ProgramBuilder& b, const arch::Target& target, con
   exe::Program p{program_name, b.program_words(), {}, {}};
   for (uint32_t t = 0; t < target.tiles; ++t) p.tile_program.push_back(b.program_addr(t));
   e.programs.push_back(std::move(p));
-  const uint32_t stack = need(fw, "__stack_top") - need(fw, "__stack_bottom");
+  const uint32_t stack = b.layout().firmware.stack_bytes();
   for (uint32_t t = 0; t < target.tiles; ++t) {
     exe::TileMemory m;
     m.stack = stack;
-    m.code = b.layout().firmware_end - arch::kSramBase - stack;
+    m.code = b.layout().firmware.firmware_end - arch::kSramBase - stack;
     m.tensors = b.used_bytes(t);
     e.memory.push_back(m);
   }
@@ -59,7 +52,7 @@ exe::Executable to_executable(ProgramBuilder& b, const arch::Target& target, con
 exe::Executable matvec16_executable(MatVec16& mv, const arch::Target& target, const std::vector<uint8_t>& firmware_elf,
                                     const std::function<void(ProgramBuilder&)>& edit) {
   using K = MatVec16;
-  ProgramBuilder b(target.tiles, firmware_layout(emu::parse_elf(firmware_elf, "firmware"), target));
+  ProgramBuilder b(target.tiles, firmware_layout(exe::parse_elf(firmware_elf, "firmware"), target));
   mv.build(b);
   if (edit) edit(b);
   exe::Executable e = to_executable(b, target, firmware_elf, "matvec");

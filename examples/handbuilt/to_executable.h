@@ -12,14 +12,14 @@
 #include "examples.h"
 #include "program_builder.h"
 #include "tessera/arch/targets.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 #include "tessera/exe/executable.h"
 
 namespace tessera::handbuilt {
 
 // The layout ProgramBuilder needs, from the firmware ELF's symbols and the target's SRAM.
-// Throws std::runtime_error if the ELF lacks a symbol.
-Layout firmware_layout(const emu::ElfImage& firmware, const arch::Target& target);
+// Throws exe::ElfError if the ELF lacks a symbol.
+Layout firmware_layout(const exe::ElfImage& firmware, const arch::Target& target);
 
 // `b`'s memory image (laid out now, if not yet) as an executable for `target` carrying
 // `firmware_elf`, with one program `program_name` whose streams the caller adds. Per-tile

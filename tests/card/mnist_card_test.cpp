@@ -63,13 +63,13 @@ Outputs run_emu(emu::Mode mode) {
   o.target = arch::find_target("small");
   o.mode = mode;
   emu::Machine m(o);
-  m.load_firmware(emu::parse_elf(mnist_exe().firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(mnist_exe().firmware, "firmware"));
   return run(m);
 }
 
 TEST(CardSim, MnistOnSmallIsBitIdenticalToTheEmulator) {
   const Outputs iss = run_emu(emu::Mode::kIss), native = run_emu(emu::Mode::kNative);
-  auto card = card::make_card_sim("small", emu::parse_elf(mnist_exe().firmware, "firmware"), stdout);
+  auto card = card::make_card_sim("small", exe::parse_elf(mnist_exe().firmware, "firmware"), stdout);
   const auto t0 = std::chrono::steady_clock::now();
   const Outputs got = run(*card);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -126,7 +126,7 @@ std::vector<float> run(const exe::Executable& e, emu::Mode mode, const std::vect
   mo.target = arch::find_target(e.target);
   mo.mode = mode;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   for (const exe::Segment& s : e.segments) {
     const device::DmaSegment d{s.tile, s.addr, static_cast<uint32_t>(s.bytes.size()), 0};
     m.dma_write({&d, 1}, std::as_bytes(std::span(s.bytes)));
@@ -160,8 +160,8 @@ std::vector<float> run(const exe::Executable& e, emu::Mode mode, const std::vect
 exe::Executable compile_graph(const Graph& g) {
   passes::CompileOptions o;
   o.firmware = read_bytes(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
-  const emu::ElfImage elf = emu::parse_elf(o.firmware, "firmware");
-  o.layout = {elf.symbol("tessera_tile_header"), elf.symbol("__firmware_end")};
+  const exe::ElfImage elf = exe::parse_elf(o.firmware, "firmware");
+  o.layout = exe::firmware_layout(elf);
   const exe::Executable e = passes::compile(g, o);
   exe::verify(e, "compiled");  // what the loader checks in a .tsx file
   return e;

@@ -13,7 +13,8 @@ namespace {
 using namespace passes;
 
 // A fixed layout, not the real firmware's, so the goldens do not move with the firmware.
-constexpr FirmwareLayout kLayout{0x80000100u, 0x80002000u, 4096};
+constexpr exe::FirmwareLayout kLayout{.entry = 0x80000000u, .header = 0x80000100u, .text_end = 0x80000100u,
+                                       .stack_bottom = 0x80001000u, .stack_top = 0x80002000u, .firmware_end = 0x80002000u};
 
 struct Stages {
   graph::Graph g = tiny_graph();

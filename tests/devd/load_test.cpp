@@ -19,7 +19,7 @@
 #include "tessera/arch/tile_map.h"
 #include "tessera/data/dataset.h"
 #include "tessera/devd/server.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 #include "tessera/graph/graph.h"
 #include "tessera/models/mlp.h"
 #include "tessera/passes/passes.h"
@@ -43,8 +43,8 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
 exe::Executable compile_mlp() {
   passes::CompileOptions o;
   o.firmware = read_bytes(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
-  const emu::ElfImage fw = emu::parse_elf(o.firmware, "firmware");
-  o.layout = {fw.symbol("tessera_tile_header"), fw.symbol("__firmware_end")};
+  const exe::ElfImage fw = exe::parse_elf(o.firmware, "firmware");
+  o.layout = exe::firmware_layout(fw);
   graph::Graph g(*arch::find_target("small"));
   models::build_mlp_inference(g, models::read_mlp_weights(TESSERA_MNIST_REFERENCE_DIR),
                               {kBatch, kBatches, o.layout.firmware_end - arch::kSramBase});

@@ -46,7 +46,7 @@ std::vector<float> run(const exe::Executable& e, emu::Mode mode, std::vector<flo
   mo.target = arch::find_target(e.target);
   mo.mode = mode;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
   std::vector<float> y(logits);

@@ -9,13 +9,13 @@
 #include <random>
 
 #include "tessera/arch/tile_map.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tile.h"
+#include "tessera/exe/elf.h"
 
 namespace {
 
-using tessera::emu::ElfError;
-using tessera::emu::parse_elf;
+using tessera::exe::ElfError;
+using tessera::exe::parse_elf;
 
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -46,7 +46,7 @@ std::string error_of(const std::vector<uint8_t>& b) {
   try {
     auto image = parse_elf(b, "x.elf");
     std::vector<uint8_t> sram(64 * 1024);
-    tessera::emu::place_elf(image, sram.data(), tessera::arch::kSramBase, static_cast<uint32_t>(sram.size()));
+    tessera::exe::place_elf(image, sram.data(), tessera::arch::kSramBase, static_cast<uint32_t>(sram.size()));
   } catch (const ElfError& e) {
     return e.what();
   }

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "tessera/arch/tile_map.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tool_exit.h"
+#include "tessera/exe/elf.h"
 
 namespace {
 
@@ -149,11 +149,11 @@ TEST_F(EmuTool, TheInstructionLimitHasItsOwnStatus) {
 // given even for 0 bytes (UBSan caught it; the sanitizer build runs this test).
 TEST(ElfPlace, ASegmentWithoutFileBytesIsZeroFilled) {
   const std::vector<uint8_t> bytes = make_elf({}, 64);
-  const tessera::emu::ElfImage image = tessera::emu::parse_elf(bytes, "bss.elf");
+  const tessera::exe::ElfImage image = tessera::exe::parse_elf(bytes, "bss.elf");
   ASSERT_EQ(image.segments.size(), 1u);
   EXPECT_TRUE(image.segments[0].data.empty());
   std::vector<uint8_t> sram(4096, 0xa5);
-  tessera::emu::place_elf(image, sram.data(), kSramBase, static_cast<uint32_t>(sram.size()));
+  tessera::exe::place_elf(image, sram.data(), kSramBase, static_cast<uint32_t>(sram.size()));
   for (size_t i = 0; i < 64; ++i) ASSERT_EQ(sram[i], 0) << i;
   EXPECT_EQ(sram[64], 0xa5);
 }

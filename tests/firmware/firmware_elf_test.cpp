@@ -8,8 +8,9 @@
 
 #include "runtime/native.h"
 #include "scenarios.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tile.h"
+#include "tessera/exe/elf.h"
+#include "tessera/exe/firmware_layout.h"
 
 namespace {
 
@@ -18,13 +19,13 @@ using namespace tessera::fwtest;
 
 constexpr uint32_t kSramBytes = 64 * 1024;
 
-const emu::ElfImage& firmware() {
-  static const emu::ElfImage image = emu::read_elf_file(TESSERA_FIRMWARE_ELF);
+const exe::ElfImage& firmware() {
+  static const exe::ElfImage image = exe::read_elf_file(TESSERA_FIRMWARE_ELF);
   return image;
 }
 
 TEST(FirmwareElf, Layout) {
-  const emu::ElfImage& elf = firmware();
+  const exe::ElfImage& elf = firmware();
   const uint32_t header = elf.symbol(fw::kSymTileHeader), text_end = elf.symbol(fw::kSymTextEnd);
   const uint32_t stack_bottom = elf.symbol(fw::kSymStackBottom),
                  stack_top = elf.symbol(fw::kSymStackTop);
@@ -38,8 +39,16 @@ TEST(FirmwareElf, Layout) {
   EXPECT_GE(end, stack_top);
   EXPECT_EQ(end % 4096, 0u);
   EXPECT_LE(end - kSramBase, 24u * 1024) << "the firmware's budget: 24 KiB with its stack (link.ld)";
-  for (const emu::ElfSegment& s : elf.segments)
+  for (const exe::ElfSegment& s : elf.segments)
     EXPECT_LE(s.addr + s.mem_bytes, end) << "a segment beyond __firmware_end";
+  // The one layout type every device and the compiler read gives the same addresses.
+  const exe::FirmwareLayout l = exe::firmware_layout(elf);
+  EXPECT_EQ(l.entry, elf.entry);
+  EXPECT_EQ(l.header, header);
+  EXPECT_EQ(l.text_end, text_end);
+  EXPECT_EQ(l.stack_bottom, stack_bottom);
+  EXPECT_EQ(l.stack_top, stack_top);
+  EXPECT_EQ(l.firmware_end, end);
   std::printf(
       "firmware: text_end 0x%08x header 0x%08x stack 0x%08x-0x%08x end 0x%08x (%u bytes of "
       "code+rodata)\n",
@@ -48,9 +57,9 @@ TEST(FirmwareElf, Layout) {
 
 // The table in the ELF (what the compiler reads) is the table of the native build.
 TEST(FirmwareElf, CodeletTableMatchesTheNativeBuild) {
-  const emu::ElfImage& elf = firmware();
+  const exe::ElfImage& elf = firmware();
   std::vector<uint8_t> sram(kSramBytes);
-  emu::place_elf(elf, sram.data(), kSramBase, kSramBytes);
+  exe::place_elf(elf, sram.data(), kSramBase, kSramBytes);
   TileImage m(sram, 0, 0);
   auto str = [&](uint32_t addr) {
     std::string s;
@@ -76,7 +85,7 @@ class IssScenario : public testing::TestWithParam<Scenario> {};
 
 TEST_P(IssScenario, StopsAsInNativeMode) {
   const Scenario& s = GetParam();
-  const emu::ElfImage& elf = firmware();
+  const exe::ElfImage& elf = firmware();
   emu::Tile tile(0, 1, kSramBytes);
   tile.set_console(stderr);
   tile.load_elf(elf);

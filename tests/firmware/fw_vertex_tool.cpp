@@ -17,8 +17,8 @@
 
 #include "runtime/native.h"
 #include "scenarios.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tile.h"
+#include "tessera/exe/elf.h"
 
 namespace {
 
@@ -53,9 +53,9 @@ int main(int argc, char** argv) {
     const bool iss = std::string(argv[1]) == "iss";
     if (fw::codelet_index(argv[2]) == fw::tessera_codelet_count)
       throw std::runtime_error(std::string("no codelet ") + argv[2]);
-    const emu::ElfImage elf = emu::read_elf_file(TESSERA_FIRMWARE_ELF);
+    const exe::ElfImage elf = exe::read_elf_file(TESSERA_FIRMWARE_ELF);
     std::vector<uint8_t> sram(kSramBytes);
-    emu::place_elf(elf, sram.data(), kSramBase, kSramBytes);
+    exe::place_elf(elf, sram.data(), kSramBase, kSramBytes);
     TileImage image(sram, elf.symbol(fw::kSymTileHeader), elf.symbol(fw::kSymFirmwareEnd));
     std::vector<uint32_t> addr, len;
     const uint32_t buffers = read_word();

@@ -25,8 +25,8 @@
 #include "runtime/fp_rules.h"
 #include "runtime/native.h"
 #include "scenarios.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tile.h"
+#include "tessera/exe/elf.h"
 
 namespace {
 
@@ -35,8 +35,8 @@ using namespace tessera::fwtest;
 
 constexpr uint32_t kSramBytes = 128 * 1024;  // the firmware takes 24 KiB
 
-const emu::ElfImage& firmware() {
-  static const emu::ElfImage image = emu::read_elf_file(TESSERA_FIRMWARE_ELF);
+const exe::ElfImage& firmware() {
+  static const exe::ElfImage image = exe::read_elf_file(TESSERA_FIRMWARE_ELF);
   return image;
 }
 
@@ -76,7 +76,7 @@ struct Check {
 class Program {
  public:
   Program() : sram_(kSramBytes) {
-    emu::place_elf(firmware(), sram_.data(), kSramBase, kSramBytes);
+    exe::place_elf(firmware(), sram_.data(), kSramBase, kSramBytes);
     image_ = std::make_unique<TileImage>(std::span<uint8_t>(sram_),
                                          firmware().symbol(fw::kSymTileHeader),
                                          firmware().symbol(fw::kSymFirmwareEnd));

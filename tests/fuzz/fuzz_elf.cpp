@@ -6,11 +6,12 @@
 #include <cstdio>
 #include <span>
 
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tile.h"
+#include "tessera/exe/elf.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tessera::emu;
+  using namespace tessera::exe;
   static std::FILE* devnull = std::fopen("/dev/null", "w");
   ElfImage image;
   try {

@@ -14,8 +14,8 @@
 
 namespace tessera::testing {
 
-inline const emu::ElfImage& firmware_elf() {
-  static const emu::ElfImage elf = emu::read_elf_file(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
+inline const exe::ElfImage& firmware_elf() {
+  static const exe::ElfImage elf = exe::read_elf_file(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
   return elf;
 }
 
@@ -30,8 +30,7 @@ inline std::unique_ptr<emu::Machine> make_machine(emu::Mode mode, unsigned threa
 }
 
 inline handbuilt::Layout layout_of(emu::Machine& m) {
-  return {m.firmware().header, m.firmware().firmware_end,
-          arch::kSramBase + static_cast<uint32_t>(m.tile(0).sram().size())};
+  return {m.firmware(), arch::kSramBase + static_cast<uint32_t>(m.tile(0).sram().size())};
 }
 
 inline const char* mode_name(emu::Mode m) { return m == emu::Mode::kIss ? "iss" : "native"; }

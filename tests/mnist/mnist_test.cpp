@@ -42,8 +42,8 @@ const data::Dataset& test_digits() {
 exe::Executable compile_mlp(uint32_t batch, uint32_t batches) {
   passes::CompileOptions o;
   o.firmware = read_bytes(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
-  const emu::ElfImage fw = emu::parse_elf(o.firmware, "firmware");
-  o.layout = {fw.symbol("tessera_tile_header"), fw.symbol("__firmware_end")};
+  const exe::ElfImage fw = exe::parse_elf(o.firmware, "firmware");
+  o.layout = exe::firmware_layout(fw);
   graph::Graph g(*arch::find_target("small"));
   models::build_mlp_inference(g, models::read_mlp_weights(TESSERA_MNIST_REFERENCE_DIR),
                               {batch, batches, o.layout.firmware_end - arch::kSramBase});

@@ -190,7 +190,7 @@ class CnnOps : public ::testing::Test {
     mo.target = arch::find_target(e.target);
     mo.mode = mode;
     emu::Machine m(mo);
-    m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+    m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
     runtime::Engine engine(m, e);
     engine.load();
     std::map<std::string, std::vector<float>> in, out;

@@ -86,7 +86,7 @@ Trained train_on_device(const exe::Executable& e, emu::Mode mode, std::vector<fl
   mo.target = arch::find_target(e.target);
   mo.mode = mode;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
   Trained r;

@@ -157,7 +157,7 @@ TEST(LayerPlan, MediumTrainingMatchesTheInterpreter) {
   mo.target = arch::find_target(e.target);
   mo.mode = emu::Mode::kNative;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
   for (const std::string& n : names) engine.write_tensor(n, std::span<const float>(init.at(n)));

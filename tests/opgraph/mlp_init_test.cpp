@@ -71,7 +71,7 @@ struct Device {
     mo.target = arch::find_target(e.target);
     mo.mode = mode;
     m = std::make_unique<emu::Machine>(mo);
-    m->load_firmware(emu::parse_elf(e.firmware, "firmware"));
+    m->load_firmware(exe::parse_elf(e.firmware, "firmware"));
     engine = std::make_unique<runtime::Engine>(*m, e);
     engine->load();
   }

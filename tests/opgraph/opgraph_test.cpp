@@ -140,7 +140,7 @@ Outputs run(const exe::Executable& e, const std::vector<float>& x, uint32_t imag
   mo.target = arch::find_target(e.target);
   mo.mode = emu::Mode::kNative;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
   std::vector<float> in(x);

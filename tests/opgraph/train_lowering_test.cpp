@@ -168,7 +168,7 @@ Trained train_on_device(const exe::Executable& e, const Mlp& n, emu::Mode mode, 
   mo.target = arch::find_target(e.target);
   mo.mode = mode;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
   Trained t;
@@ -323,7 +323,7 @@ TEST(TrainLowering, SharedWeightAndAddMatchTheInterpreter) {
     mo.target = arch::find_target(e.target);
     mo.mode = mode;
     emu::Machine mach(mo);
-    mach.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+    mach.load_firmware(exe::parse_elf(e.firmware, "firmware"));
     runtime::Engine engine(mach, e);
     engine.load();
     std::vector<float> x_in = xs, loss_out(size_t{steps} * m), logits_out(size_t{steps} * m * d);

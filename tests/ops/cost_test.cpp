@@ -51,8 +51,8 @@ exe::Executable compile_matmul(const std::string& target, uint32_t m, uint32_t k
   g.add_program("main", prog);
   passes::CompileOptions o;
   o.firmware = firmware();
-  const emu::ElfImage elf = emu::parse_elf(o.firmware, "firmware");
-  o.layout = {elf.symbol("tessera_tile_header"), elf.symbol("__firmware_end")};
+  const exe::ElfImage elf = exe::parse_elf(o.firmware, "firmware");
+  o.layout = exe::firmware_layout(elf);
   return passes::compile(g, o);
 }
 
@@ -67,7 +67,7 @@ Run run_iss(const exe::Executable& e) {
   mo.target = arch::find_target(e.target);
   mo.mode = emu::Mode::kIss;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
   engine.run("main", std::chrono::seconds(60));

@@ -186,7 +186,7 @@ void run_layer(uint32_t b, uint32_t k, uint32_t n, uint32_t pk, uint32_t pn, uin
   mo.target = arch::find_target(e.target);
   mo.mode = emu::Mode::kNative;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
   std::vector<float> y(size_t{b} * n), dx(size_t{b} * k), dw(size_t{k} * n);

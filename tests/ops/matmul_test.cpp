@@ -74,8 +74,8 @@ struct Case {
     g.add_program("main", prog);
     passes::CompileOptions o;
     o.firmware = read_bytes(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
-    const emu::ElfImage elf = emu::parse_elf(o.firmware, "firmware");
-    o.layout = {elf.symbol("tessera_tile_header"), elf.symbol("__firmware_end")};
+    const exe::ElfImage elf = exe::parse_elf(o.firmware, "firmware");
+    o.layout = exe::firmware_layout(elf);
     return passes::compile(g, o);
   }
 };
@@ -86,7 +86,7 @@ std::vector<float> run(const exe::Executable& e, emu::Mode mode, std::vector<flo
   mo.target = arch::find_target(e.target);
   mo.mode = mode;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
   std::vector<float> out(out_size);

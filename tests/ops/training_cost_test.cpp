@@ -53,7 +53,7 @@ uint64_t iss_cycles(const std::string& codelet, const std::function<void(Graph&,
   mo.target = arch::find_target(e.target);
   mo.mode = emu::Mode::kIss;
   emu::Machine m(mo);
-  m.load_firmware(emu::parse_elf(e.firmware, "firmware"));
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
   engine.run("main", std::chrono::seconds(60));

@@ -25,7 +25,7 @@
 #include <sstream>
 
 #include "tessera/arch/tile_map.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 #include "tessera/exe/file.h"
 #include "tessera/graph/graph.h"
 #include "tessera/models/mlp.h"

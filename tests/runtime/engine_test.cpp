@@ -144,9 +144,9 @@ TEST_P(EngineOnDevice, AWrongTargetIsRefusedBeforeAnythingIsWritten) {
   EXPECT_FALSE(e.loaded());
   // Its SRAM above the firmware is untouched (a new device's SRAM is zero): read back
   // through the contract, the firmware's end taken from the executable's firmware.
-  const emu::ElfImage fw = emu::parse_elf(firmware_bytes(), "firmware");
+  const exe::ElfImage fw = exe::parse_elf(firmware_bytes(), "firmware");
   uint32_t end = 0;
-  for (const emu::ElfSegment& seg : fw.segments) end = std::max(end, (seg.addr + seg.mem_bytes + 3) & ~3u);
+  for (const exe::ElfSegment& seg : fw.segments) end = std::max(end, (seg.addr + seg.mem_bytes + 3) & ~3u);
   const uint32_t sram = arch::find_target("tiny")->sram_bytes;
   std::vector<std::byte> got(arch::kSramBase + sram - end);
   const device::DmaSegment seg{0, end, static_cast<uint32_t>(got.size()), 0};

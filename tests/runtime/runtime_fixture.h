@@ -32,7 +32,7 @@ inline std::unique_ptr<emu::Machine> make_machine(emu::Mode mode, const char* ta
   o.target = arch::find_target(target);
   o.mode = mode;
   auto m = std::make_unique<emu::Machine>(o);
-  m->load_firmware(emu::parse_elf(firmware_bytes(), "firmware"));
+  m->load_firmware(exe::parse_elf(firmware_bytes(), "firmware"));
   return m;
 }
 

@@ -4,7 +4,8 @@
 
 #include "tessera/arch/targets.h"
 #include "tessera/arch/tile_map.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
+#include "tessera/exe/firmware_layout.h"
 #include "tessera/passes/passes.h"
 
 namespace tessera::passes {
@@ -14,12 +15,14 @@ CompileOptions firmware_options(const std::string& elf_path, const arch::Target*
   if (!in) throw std::runtime_error(elf_path + ": cannot open the firmware (pass --firmware)");
   CompileOptions o;
   o.firmware.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  const emu::ElfImage fw = emu::parse_elf(o.firmware, elf_path);
-  o.layout = {fw.symbol("tessera_tile_header"), fw.symbol("__firmware_end")};
-  if (!o.layout.header || o.layout.firmware_end <= o.layout.header ||
-      (target && o.layout.firmware_end - arch::kSramBase >= target->sram_bytes))
-    throw std::runtime_error("the firmware '" + elf_path + "' lacks tessera_tile_header/__firmware_end" +
-                             (target ? " or does not fit " + std::string(target->name) : std::string()));
+  const exe::ElfImage fw = exe::parse_elf(o.firmware, elf_path);
+  o.layout = exe::firmware_layout(fw, elf_path);
+  if (target && o.layout.firmware_end - arch::kSramBase >= target->sram_bytes)
+    throw std::runtime_error("the firmware '" + elf_path + "' (" +
+                             std::to_string(o.layout.firmware_end - arch::kSramBase) +
+                             " bytes up to __firmware_end) leaves no room on the " +
+                             std::to_string(target->sram_bytes) + "-byte tiles of target '" +
+                             std::string(target->name) + "'");
   return o;
 }
 

@@ -274,7 +274,7 @@ uint32_t MemoryPlan::addr_of(const Tensor& t) const {
   throw graph::GraphError("no address for element " + std::to_string(t.begin) + " of tensor " + std::to_string(t.var));
 }
 
-MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePlan& x, const FirmwareLayout& fw) {
+MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePlan& x, const exe::FirmwareLayout& fw) {
   const uint32_t tiles = g.target().tiles;
   MemoryPlan m;
   m.sram_end = arch::kSramBase + g.target().sram_bytes;
@@ -296,8 +296,8 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
     MemoryPlan::Tile& mt = m.tiles[t];
     TileAllocator& a = alloc[t];
     exe::TileMemory& u = mt.usage;
-    u.stack = fw.stack_bytes;
-    u.code = fw.firmware_end - arch::kSramBase - fw.stack_bytes;
+    u.stack = fw.stack_bytes();
+    u.code = fw.firmware_end - arch::kSramBase - fw.stack_bytes();
     auto take = [&](uint32_t bytes, uint32_t& category) {
       category += bytes;
       return a.alloc(bytes);

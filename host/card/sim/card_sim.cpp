@@ -171,7 +171,7 @@ std::unique_ptr<CardIo> make_card_sim_io(const std::string& target, std::FILE* c
   return std::make_unique<CardSimIo>(target, console);
 }
 
-std::unique_ptr<CardDevice> make_card_sim(const std::string& target, const emu::ElfImage& firmware, std::FILE* console,
+std::unique_ptr<CardDevice> make_card_sim(const std::string& target, const exe::ElfImage& firmware, std::FILE* console,
                                           const CardOptions& options) {
   const arch::Target* t = arch::find_target(target);
   if (!t) throw DeviceError("card-sim: unknown target '" + target + "'");

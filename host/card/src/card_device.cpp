@@ -46,7 +46,7 @@ uint32_t CardIo::wait_event(uint32_t mask, std::chrono::milliseconds timeout) {
   }
 }
 
-CardDevice::CardDevice(std::unique_ptr<CardIo> io, const arch::Target& target, const emu::ElfImage& firmware,
+CardDevice::CardDevice(std::unique_ptr<CardIo> io, const arch::Target& target, const exe::ElfImage& firmware,
                        const CardOptions& options)
     : io_(std::move(io)), target_(target), options_(options) {
   const std::string who = io_->name();
@@ -64,17 +64,7 @@ CardDevice::CardDevice(std::unique_ptr<CardIo> io, const arch::Target& target, c
                       "' " + std::to_string(target.tiles));
   if (options_.ring_records < target.tiles + 1 || options_.ring_records < 2)
     throw DeviceError(who + ": a ring of " + std::to_string(options_.ring_records) + " records cannot hold a fence per tile");
-  auto need = [&](const char* name) {
-    const uint32_t a = firmware.symbol(name);
-    if (!a) throw emu::ElfError(std::string("firmware ELF has no symbol '") + name + "'");
-    return a;
-  };
-  layout_.entry = firmware.entry;
-  layout_.header = need("tessera_tile_header");
-  layout_.text_end = need("__text_end");
-  layout_.stack_bottom = need("__stack_bottom");
-  layout_.stack_top = need("__stack_top");
-  layout_.firmware_end = need("__firmware_end");
+  layout_ = exe::firmware_layout(firmware);
   if (layout_.entry != arch::kSramBase)
     throw DeviceError(who + ": the kernel boots at " + hex(arch::kSramBase) + "; the firmware's entry is " + hex(layout_.entry));
   io_->write_reg(arch::kDevRegControl, device::kControlReset);

@@ -5,7 +5,7 @@
 namespace tessera::card {
 
 std::unique_ptr<CardDevice> make_xrt_device(unsigned index, const std::string& xclbin, const arch::Target& target,
-                                            const emu::ElfImage& firmware, const CardOptions& options) {
+                                            const exe::ElfImage& firmware, const CardOptions& options) {
   return std::make_unique<CardDevice>(make_xrt_io(index, xclbin, target.host_nodes), target, firmware, options);
 }
 

@@ -15,8 +15,8 @@ namespace tessera::registry {
 
 namespace {
 
-emu::ElfImage firmware_image(std::string_view target, std::span<const std::byte> firmware) {
-  return emu::parse_elf(std::span(reinterpret_cast<const uint8_t*>(firmware.data()), firmware.size()),
+exe::ElfImage firmware_image(std::string_view target, std::span<const std::byte> firmware) {
+  return exe::parse_elf(std::span(reinterpret_cast<const uint8_t*>(firmware.data()), firmware.size()),
                         std::string(target) + " firmware");
 }
 

@@ -19,10 +19,10 @@ std::unique_ptr<device::Device> EmuDevice::build(std::string_view target,
   o.console = options_.console;
   auto m = std::make_unique<emu::Machine>(o);
   try {
-    m->load_firmware(emu::parse_elf(
+    m->load_firmware(exe::parse_elf(
         std::span(reinterpret_cast<const uint8_t*>(firmware.data()), firmware.size()),
         std::string(target) + " firmware"));
-  } catch (const emu::ElfError& e) {
+  } catch (const exe::ElfError& e) {
     throw device::DeviceError(std::string("configure: ") + e.what());
   }
   return m;

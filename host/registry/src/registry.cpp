@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "emu_backend.h"
-#include "tessera/runtime/emu_profile.h"
 
 namespace tessera::registry {
 
@@ -108,9 +107,15 @@ std::unique_ptr<device::Device> open(std::string_view text, const Options& optio
 std::function<std::vector<runtime::SuperstepCycles>()> profile_source(device::Device& device) {
   auto* emu = dynamic_cast<EmuDevice*>(&device);
   if (!emu) return {};
-  return [emu]() -> std::vector<runtime::SuperstepCycles> {
-    if (!emu->machine()) return {};
-    return runtime::emu_profile_source(*emu->machine())();
+  // Machine::profile() is cleared at every reset, so it is the last run's; native mode
+  // counts no cycles.
+  return [emu]() {
+    std::vector<runtime::SuperstepCycles> out;
+    const emu::Machine* m = emu->machine();
+    if (!m || m->mode() != emu::Mode::kIss) return out;
+    for (const emu::SuperstepProfile& p : m->profile())
+      out.push_back({p.superstep, p.kind, p.compute_cycles, p.exchange_cycles, p.exchange_words, p.tile_cycles});
+    return out;
   };
 }
 

@@ -19,7 +19,7 @@ class VltDevice final : public LazyDevice {
     try {
       return vlt::make_machine(
           target,
-          emu::parse_elf(
+          exe::parse_elf(
               std::span(reinterpret_cast<const uint8_t*>(firmware.data()), firmware.size()),
               std::string(target) + " firmware"),
           console_);

@@ -7,7 +7,7 @@
 
 #include "tessera/arch/control.h"
 #include "tessera/arch/device_regs.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 
 namespace tessera::runtime {
 
@@ -86,10 +86,10 @@ void Engine::check_device() {
 void Engine::load() {
   check_device();
   // The firmware, once in the host buffer; every tile's segment list points at that copy.
-  const emu::ElfImage fw = [&] {
+  const exe::ElfImage fw = [&] {
     try {
-      return emu::parse_elf(exe_.firmware, exe_.target + " firmware");
-    } catch (const emu::ElfError& e) {
+      return exe::parse_elf(exe_.firmware, exe_.target + " firmware");
+    } catch (const exe::ElfError& e) {
       throw EngineError(std::string("load: ") + e.what());
     }
   }();
@@ -98,7 +98,7 @@ void Engine::load() {
                       " but its firmware's tessera_tile_header is at " + hex(h));
   std::vector<std::byte> fw_bytes;
   std::vector<device::DmaSegment> fw_segs;
-  for (const emu::ElfSegment& s : fw.segments) {
+  for (const exe::ElfSegment& s : fw.segments) {
     const uint32_t bytes = (s.mem_bytes + 3) & ~3u;  // bss zero-filled, whole words
     if (bytes == 0) continue;
     const uint64_t at = fw_bytes.size();

@@ -56,10 +56,10 @@ int main(int argc, char** argv) {
   }
   check_timing |= require_timing;
 
-  emu::ElfImage image;
+  exe::ElfImage image;
   try {
-    image = emu::read_elf_file(elf_path);
-  } catch (const emu::ElfError& e) {
+    image = exe::read_elf_file(elf_path);
+  } catch (const exe::ElfError& e) {
     std::fprintf(stderr, "tessera-cosim: %s\n", e.what());
     return 2;
   }
@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   etile.set_console(devnull ? devnull : stderr);
   try {
     etile.load_elf(image);
-  } catch (const emu::ElfError& e) {
+  } catch (const exe::ElfError& e) {
     std::fprintf(stderr, "tessera-cosim: %s\n", e.what());
     return 2;
   }
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tessera-cosim: random reset: %s\n", rtl.rand_reset_args().c_str());
   try {
     rtl.boot(image);
-  } catch (const emu::ElfError& e) {
+  } catch (const exe::ElfError& e) {
     std::fprintf(stderr, "tessera-cosim: %s\n", e.what());
     return 2;
   }

@@ -46,19 +46,9 @@ void Machine::reset() {
   profile_.clear();
 }
 
-void Machine::load_firmware(const ElfImage& firmware) {
+void Machine::load_firmware(const exe::ElfImage& firmware) {
   if (state_ != device::kStateReset) throw DeviceError("load_firmware: the cores must be held in reset");
-  auto need = [&](const char* name) {
-    const uint32_t a = firmware.symbol(name);
-    if (!a) throw ElfError(std::string("firmware ELF has no symbol '") + name + "'");
-    return a;
-  };
-  layout_.entry = firmware.entry;
-  layout_.header = need("tessera_tile_header");
-  layout_.text_end = need("__text_end");
-  layout_.stack_bottom = need("__stack_bottom");
-  layout_.stack_top = need("__stack_top");
-  layout_.firmware_end = need("__firmware_end");
+  layout_ = exe::firmware_layout(firmware);
   for (auto& t : tiles_) t->load_elf(firmware);
   if (native_) native_->reset(layout_.header);
   firmware_loaded_ = true;

@@ -18,8 +18,8 @@ void Tile::reset(uint32_t entry) {
   sync_ = {};
 }
 
-void Tile::load_elf(const ElfImage& image) {
-  place_elf(image, sram_.data(), arch::kSramBase, static_cast<uint32_t>(sram_.size()));
+void Tile::load_elf(const exe::ElfImage& image) {
+  exe::place_elf(image, sram_.data(), arch::kSramBase, static_cast<uint32_t>(sram_.size()));
   hart_.reset(image.entry);
   // HTIF words count only if all 8 bytes of each lie in SRAM.
   auto in_sram = [&](uint32_t addr) {

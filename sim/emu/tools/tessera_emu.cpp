@@ -44,8 +44,8 @@ int main(int argc, char** argv) {
   }
   emu::Tile tile(0, 1, target->sram_bytes);
   try {
-    tile.load_elf(emu::read_elf_file(elf_path));
-  } catch (const emu::ElfError& e) {
+    tile.load_elf(exe::read_elf_file(elf_path));
+  } catch (const exe::ElfError& e) {
     std::fprintf(stderr, "tessera-emu: %s\n", e.what());
     return emu::kToolExitBadElf;
   }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "tessera/arch/targets.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 #include "tessera/passes/passes.h"
 
 namespace tessera::testing {
@@ -23,8 +23,8 @@ inline const passes::CompileOptions& firmware_compile_options() {
 
 inline const std::vector<uint8_t>& firmware_bytes() { return firmware_compile_options().firmware; }
 
-inline const emu::ElfImage& firmware_elf() {
-  static const emu::ElfImage elf = emu::parse_elf(firmware_bytes(), "firmware");
+inline const exe::ElfImage& firmware_elf() {
+  static const exe::ElfImage elf = exe::parse_elf(firmware_bytes(), "firmware");
   return elf;
 }
 

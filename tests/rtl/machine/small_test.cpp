@@ -78,7 +78,7 @@ std::unique_ptr<emu::Machine> make_emu(emu::Mode mode) {
   o.target = arch::find_target("small");
   o.mode = mode;
   auto m = std::make_unique<emu::Machine>(o);
-  m->load_firmware(emu::parse_elf(mnist_exe().firmware, "firmware"));
+  m->load_firmware(exe::parse_elf(mnist_exe().firmware, "firmware"));
   return m;
 }
 
@@ -87,7 +87,7 @@ TEST(Small, MnistOnTheRtlIsBitIdenticalToTheEmulator) {
   ASSERT_EQ(vlt::VltMachine::target().tiles, 16u);
   const Outputs iss = run(*make_emu(emu::Mode::kIss)), native = run(*make_emu(emu::Mode::kNative));
   vlt::VltMachine rtl;
-  rtl.load_firmware(emu::parse_elf(mnist_exe().firmware, "firmware"));
+  rtl.load_firmware(exe::parse_elf(mnist_exe().firmware, "firmware"));
   const auto t0 = std::chrono::steady_clock::now();
   const Outputs got = run(rtl);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -8,7 +8,7 @@ namespace tessera::vlt {
 namespace {
 struct MachineEntry {
   std::string_view target;
-  std::unique_ptr<device::Device> (*make)(const emu::ElfImage& firmware, std::FILE* console);
+  std::unique_ptr<device::Device> (*make)(const exe::ElfImage& firmware, std::FILE* console);
   std::unique_ptr<KernelSim> (*make_kernel)(HostStreams& streams, std::FILE* console);
 };
 }  // namespace
@@ -31,7 +31,7 @@ namespace {
 }
 }  // namespace
 
-std::unique_ptr<device::Device> make_machine(std::string_view target, const emu::ElfImage& firmware,
+std::unique_ptr<device::Device> make_machine(std::string_view target, const exe::ElfImage& firmware,
                                              std::FILE* console) {
   for (const MachineEntry& m : kMachines)
     if (m.target == target) return m.make(firmware, console);

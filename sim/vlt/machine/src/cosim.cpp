@@ -189,7 +189,7 @@ CosimResult cosimulate(const exe::Executable& e, const CosimOptions& o) {
     if (e.target != VltMachine::target().name)
       throw std::runtime_error("the executable is for target '" + e.target + "'; the RTL model is '" +
                                std::string(VltMachine::target().name) + "'");
-    const emu::ElfImage fw = emu::parse_elf(e.firmware, e.target + " firmware");
+    const exe::ElfImage fw = exe::parse_elf(e.firmware, e.target + " firmware");
     emu::MachineOptions mo;
     mo.target = &VltMachine::target();
     mo.mode = emu::Mode::kIss;

@@ -423,26 +423,15 @@ void VltMachine::write_reg(uint32_t offset, uint32_t value) {
   if (w.resp != 0) throw DeviceError("write_reg(" + hex(offset) + "): AXI4-Lite response " + std::to_string(w.resp));
 }
 
-void VltMachine::load_firmware(const emu::ElfImage& firmware) {
+void VltMachine::load_firmware(const exe::ElfImage& firmware) {
   if (state() != device::kStateReset) throw DeviceError("load_firmware: the cores must be held in reset");
-  auto need = [&](const char* name) {
-    const uint32_t a = firmware.symbol(name);
-    if (!a) throw emu::ElfError(std::string("firmware ELF has no symbol '") + name + "'");
-    return a;
-  };
-  emu::FirmwareLayout l;
-  l.entry = firmware.entry;
-  l.header = need("tessera_tile_header");
-  l.text_end = need("__text_end");
-  l.stack_bottom = need("__stack_bottom");
-  l.stack_top = need("__stack_top");
-  l.firmware_end = need("__firmware_end");
+  const exe::FirmwareLayout l = exe::firmware_layout(firmware);
   if (l.entry != arch::kSramBase)
     throw DeviceError("load_firmware: the kernel boots at " + hex(arch::kSramBase) + " (BOOT_PC); the firmware's entry is " +
                       hex(l.entry));
   std::vector<std::byte> bytes;
   std::vector<device::DmaSegment> segs;
-  for (const emu::ElfSegment& s : firmware.segments) {
+  for (const exe::ElfSegment& s : firmware.segments) {
     const uint32_t n = (s.mem_bytes + 3) & ~3u;
     if (n == 0) continue;
     const uint64_t at = bytes.size();
@@ -629,7 +618,7 @@ std::unique_ptr<KernelSim> TESSERA_VLT_KERNEL_FACTORY(HostStreams& streams, std:
 }
 
 // The factory sim/vlt/devices lists this model under (make_machine_<target>).
-std::unique_ptr<device::Device> TESSERA_VLT_MACHINE_FACTORY(const emu::ElfImage& firmware, std::FILE* console) {
+std::unique_ptr<device::Device> TESSERA_VLT_MACHINE_FACTORY(const exe::ElfImage& firmware, std::FILE* console) {
   VltMachineOptions o;
   o.console = console;
   auto m = std::make_unique<VltMachine>(o);

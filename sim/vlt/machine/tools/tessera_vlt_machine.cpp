@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (programs.empty()) programs.push_back(e.programs.at(0).name);
-    const emu::ElfImage fw = emu::parse_elf(e.firmware, e.target + " firmware");
+    const exe::ElfImage fw = exe::parse_elf(e.firmware, e.target + " firmware");
 
     if (cosim) {
       vlt::CosimOptions co;

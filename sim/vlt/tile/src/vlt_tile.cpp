@@ -182,9 +182,9 @@ void VltTile::reset(uint32_t boot_pc, unsigned cycles) {
   halted_tick_ = 0;
 }
 
-void VltTile::load_elf(const emu::ElfImage& image) {
+void VltTile::load_elf(const exe::ElfImage& image) {
   std::vector<uint8_t> sram(kSramBytes);
-  emu::place_elf(image, sram.data(), arch::kSramBase, kSramBytes);
+  exe::place_elf(image, sram.data(), arch::kSramBase, kSramBytes);
   top_->boot_pc_i = image.entry;
   for (uint32_t off = 0; off < kSramBytes; off += 4) {
     uint32_t w;
@@ -201,7 +201,7 @@ void VltTile::load_elf(const emu::ElfImage& image) {
   fromhost_ = in_sram(fromhost) ? fromhost : 0;
 }
 
-void VltTile::boot(const emu::ElfImage& image) {
+void VltTile::boot(const exe::ElfImage& image) {
   reset(image.entry);
   load_elf(image);
   start();

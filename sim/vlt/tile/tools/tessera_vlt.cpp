@@ -48,10 +48,10 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : emu::kToolExitUsage;
   }
 
-  emu::ElfImage image;
+  exe::ElfImage image;
   try {
-    image = emu::read_elf_file(elf_path);
-  } catch (const emu::ElfError& e) {
+    image = exe::read_elf_file(elf_path);
+  } catch (const exe::ElfError& e) {
     std::fprintf(stderr, "tessera-vlt: %s\n", e.what());
     return emu::kToolExitBadElf;
   }
@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tessera-vlt: random reset, %s\n", tile.rand_reset_args().c_str());
   try {
     tile.boot(image);
-  } catch (const emu::ElfError& e) {
+  } catch (const exe::ElfError& e) {
     std::fprintf(stderr, "tessera-vlt: %s\n", e.what());
     return emu::kToolExitBadElf;
   }

@@ -13,6 +13,7 @@
 
 #include "tessera/arch/control.h"
 #include "tessera/exe/executable.h"
+#include "tessera/exe/firmware_layout.h"
 #include "tessera/graph/graph.h"
 
 namespace tessera::passes {
@@ -68,14 +69,6 @@ struct ExchangePlan {
   };
   std::vector<Exchange> exchanges;
   std::vector<Stream> streams;  // per Lowered::host_syncs entry
-};
-
-// The firmware's memory: everything below firmware_end (code, data, the header at `header`
-// and the stack) belongs to it.
-struct FirmwareLayout {
-  uint32_t header = 0;        // tessera_tile_header
-  uint32_t firmware_end = 0;  // __firmware_end
-  uint32_t stack_bytes = 4096;
 };
 
 // Addresses of everything the loader writes, per tile, and the usage report.

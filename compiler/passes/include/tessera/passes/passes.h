@@ -3,7 +3,7 @@
 //
 //   passes::CompileOptions o;
 //   o.firmware = bytes_of("tessera-firmware.elf");
-//   o.layout = {header, firmware_end};  // from its symbols
+//   o.layout = exe::firmware_layout(exe::parse_elf(o.firmware, "firmware"));
 //   exe::Executable x = passes::compile(graph, o);
 #pragma once
 
@@ -22,19 +22,20 @@ Lowered lower_programs(graph::Graph& g);
 ExchangePlan plan_exchanges(const graph::Graph& g, const Lowered& l);
 // plan_memory.cpp: per-tile addresses and the usage report; never throws for lack of
 // space (it reports into `errors`).
-MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePlan& x, const FirmwareLayout& fw);
+MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePlan& x,
+                        const exe::FirmwareLayout& fw);
 // resolve_addresses.cpp: vertex state words, send entries, stream and tensor addresses.
 Resolved resolve_addresses(const graph::Graph& g, const Lowered& l, const ExchangePlan& x, const MemoryPlan& m);
 
 struct CompileOptions {
   std::vector<uint8_t> firmware;  // the firmware ELF's bytes, stored in the executable
-  FirmwareLayout layout;
+  exe::FirmwareLayout layout;  // the firmware's memory: everything below firmware_end is its
   std::function<void(const std::string&)> progress;  // told after each pass, if set
 };
 
 // firmware.cpp: options for the firmware ELF at `elf_path` (its bytes, and the layout from its
 // symbols tessera_tile_header and __firmware_end), checked to leave room on `target`'s tiles
-// if one is given. Throws std::runtime_error (unreadable) or emu::ElfError naming the file.
+// if one is given. Throws std::runtime_error (unreadable) or exe::ElfError naming the file.
 CompileOptions firmware_options(const std::string& elf_path, const arch::Target* target = nullptr);
 
 // codegen.cpp: the executable's segments and metadata.

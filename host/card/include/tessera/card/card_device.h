@@ -19,8 +19,9 @@
 #include "tessera/arch/targets.h"
 #include "tessera/card/card_io.h"
 #include "tessera/device/device.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/machine.h"
+#include "tessera/exe/elf.h"
+#include "tessera/exe/firmware_layout.h"
 
 namespace tessera::card {
 
@@ -39,7 +40,7 @@ class CardDevice final : public device::Device {
   // Checks the kernel's ID, TARGET_HASH and TILE_COUNT against `target`, resets it, and takes
   // the firmware's layout (entry, end) from `firmware` as emu::Machine::load_firmware does;
   // the loader (the Engine) DMAs the image. Throws device::DeviceError naming what differs.
-  CardDevice(std::unique_ptr<CardIo> io, const arch::Target& target, const emu::ElfImage& firmware,
+  CardDevice(std::unique_ptr<CardIo> io, const arch::Target& target, const exe::ElfImage& firmware,
              const CardOptions& options = {});
   ~CardDevice() override;
 
@@ -82,7 +83,7 @@ class CardDevice final : public device::Device {
   std::unique_ptr<CardIo> io_;
   const arch::Target& target_;
   CardOptions options_;
-  emu::FirmwareLayout layout_;
+  exe::FirmwareLayout layout_;
   std::vector<Node> nodes_;  // the host nodes whose movers the driver uses
   CardTraffic traffic_;
 };

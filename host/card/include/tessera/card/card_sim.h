@@ -26,7 +26,7 @@ inline constexpr unsigned kD2hFifoDepth = 32;
 std::unique_ptr<CardIo> make_card_sim_io(const std::string& target, std::FILE* console);
 
 // The driver over it: a device::Device with `firmware`'s layout, reset.
-std::unique_ptr<CardDevice> make_card_sim(const std::string& target, const emu::ElfImage& firmware, std::FILE* console,
+std::unique_ptr<CardDevice> make_card_sim(const std::string& target, const exe::ElfImage& firmware, std::FILE* console,
                                           const CardOptions& options = {});
 
 }  // namespace tessera::card

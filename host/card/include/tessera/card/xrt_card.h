@@ -32,6 +32,6 @@ std::unique_ptr<CardIo> make_xrt_io(unsigned index, const std::string& xclbin, u
 
 // The driver over it for `target`, `firmware`'s layout (card_device.h).
 std::unique_ptr<CardDevice> make_xrt_device(unsigned index, const std::string& xclbin, const arch::Target& target,
-                                            const emu::ElfImage& firmware, const CardOptions& options = {});
+                                            const exe::ElfImage& firmware, const CardOptions& options = {});
 
 }  // namespace tessera::card

@@ -54,8 +54,8 @@ struct RunReport {
 };
 
 struct EngineOptions {
-  // Reads the device's per-superstep profile of the last run (e.g. runtime::emu_profile_source
-  // for an emu::Machine); unset: no profile. Kept as a function so that the runtime does not
+  // Reads the device's per-superstep profile of the last run (registry::profile_source for
+  // the emulator); unset: no profile. Kept as a function so that the runtime does not
   // depend on any backend.
   std::function<std::vector<SuperstepCycles>()> profile_source;
   // Progress of long work (loading, supersteps), one line each, for a CLI's stderr.

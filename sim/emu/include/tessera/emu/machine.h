@@ -11,22 +11,14 @@
 
 #include "tessera/arch/targets.h"
 #include "tessera/device/device.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/tile.h"
+#include "tessera/exe/elf.h"
+#include "tessera/exe/firmware_layout.h"
 
 namespace tessera::emu {
 
 class ThreadPool;
 class NativeTiles;
-
-// Where the firmware put things (from its ELF symbols); the same on every tile.
-struct FirmwareLayout {
-  uint32_t entry = 0;
-  uint32_t header = 0;        // tessera_tile_header
-  uint32_t text_end = 0;      // end of code and read-only data
-  uint32_t stack_bottom = 0, stack_top = 0;
-  uint32_t firmware_end = 0;  // the first address the loader may use
-};
 
 // Cycles of one superstep, for profiles.
 struct SuperstepProfile {
@@ -57,9 +49,9 @@ class Machine final : public device::Device {
   ~Machine() override;
 
   // Loads the firmware into every tile (cores must be held in reset) and records its
-  // layout. Throws ElfError if it lacks a symbol the machine needs or does not fit.
-  void load_firmware(const ElfImage& firmware);
-  const FirmwareLayout& firmware() const { return layout_; }
+  // layout. Throws exe::ElfError if it lacks a symbol the machine needs or does not fit.
+  void load_firmware(const exe::ElfImage& firmware);
+  const exe::FirmwareLayout& firmware() const { return layout_; }
 
   uint32_t tile_count() const { return static_cast<uint32_t>(tiles_.size()); }
   Tile& tile(uint32_t i) { return *tiles_.at(i); }
@@ -101,7 +93,7 @@ class Machine final : public device::Device {
   std::vector<std::unique_ptr<Tile>> tiles_;
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<NativeTiles> native_;  // native mode only
-  FirmwareLayout layout_;
+  exe::FirmwareLayout layout_;
   bool firmware_loaded_ = false;
 
   uint32_t state_ = device::kStateReset;

@@ -6,8 +6,8 @@
 #include <span>
 #include <vector>
 
-#include "tessera/emu/elf.h"
 #include "tessera/emu/hart.h"
+#include "tessera/exe/elf.h"
 
 namespace tessera::emu {
 
@@ -34,7 +34,7 @@ class Tile final : public TileBus {
   void reset(uint32_t entry);
   // Loads an executable: segments into SRAM, pc at its entry, HTIF at its tohost/fromhost
   // symbols if it has them. Throws ElfError if it does not fit.
-  void load_elf(const ElfImage& image);
+  void load_elf(const exe::ElfImage& image);
 
   Hart& hart() { return hart_; }
   const Hart& hart() const { return hart_; }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "tessera/device/device.h"
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 #include "tessera/vlt/kernel_sim.h"
 
 namespace tessera::vlt {
@@ -21,7 +21,7 @@ std::vector<std::string> machine_targets();
 // A verilated machine of `target` with `firmware` loaded (the cores held in reset, as
 // emu::Machine::load_firmware leaves them), its tiles' CONSOLE bytes to `console`. Throws
 // std::runtime_error naming the targets this build has when `target` is not one of them.
-std::unique_ptr<device::Device> make_machine(std::string_view target, const emu::ElfImage& firmware,
+std::unique_ptr<device::Device> make_machine(std::string_view target, const exe::ElfImage& firmware,
                                              std::FILE* console);
 
 // The kernel of `target` alone, its host streams served by `streams` (kernel_sim.h; the

@@ -25,8 +25,9 @@
 
 #include "tessera/arch/targets.h"
 #include "tessera/device/device.h"
-#include "tessera/emu/elf.h"
 #include "tessera/emu/machine.h"
+#include "tessera/exe/elf.h"
+#include "tessera/exe/firmware_layout.h"
 #include "tessera/vlt/kernel_sim.h"
 
 class VerilatedContext;
@@ -73,8 +74,8 @@ class VltMachine final : public device::Device {
 
   // As emu::Machine::load_firmware: records the layout (entry, firmware end) and writes the
   // ELF's segments (bss zeroed) into every tile through DMA. The cores must be held in reset.
-  void load_firmware(const emu::ElfImage& firmware);
-  const emu::FirmwareLayout& firmware() const { return layout_; }
+  void load_firmware(const exe::ElfImage& firmware);
+  const exe::FirmwareLayout& firmware() const { return layout_; }
   uint32_t tile_count() const;
 
   // Debug backdoor: writes one word of tile SRAM with an uncounted debug flit (kind 2) from
@@ -171,7 +172,7 @@ class VltMachine final : public device::Device {
   VltMachineOptions options_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<TESSERA_VLT_MACHINE_MODEL> top_;
-  emu::FirmwareLayout layout_;
+  exe::FirmwareLayout layout_;
   bool firmware_loaded_ = false;
   uint64_t cycles_ = 0;
   uint64_t all_arrived_at_ = 0;

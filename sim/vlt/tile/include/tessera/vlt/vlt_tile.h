@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 
 class VerilatedContext;
 class VerilatedFstC;
@@ -81,11 +81,11 @@ class VltTile {
   void reset(uint32_t boot_pc, unsigned cycles = 8);
   // Zeroes the SRAM and writes the ELF's segments through the external port (run_i = 0),
   // sets the boot pc to its entry and HTIF to its tohost/fromhost symbols. Throws ElfError.
-  void load_elf(const emu::ElfImage& image);
+  void load_elf(const exe::ElfImage& image);
   // run_i = 1.
   void start();
   // All three for one program: reset, load_elf, start. Throws ElfError.
-  void boot(const emu::ElfImage& image);
+  void boot(const exe::ElfImage& image);
   // "+verilator+rand+reset+2 +verilator+seed+N" when the model starts from random state,
   // else "": the plusargs that reproduce this run's initial state.
   std::string rand_reset_args() const;

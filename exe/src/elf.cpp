@@ -1,12 +1,12 @@
 // ELF32 parsing with every offset, size and index checked before use.
-#include "tessera/emu/elf.h"
+#include "tessera/exe/elf.h"
 
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
-namespace tessera::emu {
+namespace tessera::exe {
 namespace {
 
 constexpr uint16_t kEmRiscv = 243;
@@ -168,4 +168,4 @@ void place_elf(const ElfImage& image, uint8_t* sram, uint32_t sram_base, uint32_
   }
 }
 
-}  // namespace tessera::emu
+}  // namespace tessera::exe

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::emu {
+namespace tessera::exe {
 
 class ElfError : public std::runtime_error {
  public:
@@ -40,4 +40,4 @@ ElfImage read_elf_file(const std::string& path);
 // bss parts); throws ElfError if a segment lies outside it.
 void place_elf(const ElfImage& image, uint8_t* sram, uint32_t sram_base, uint32_t sram_bytes);
 
-}  // namespace tessera::emu
+}  // namespace tessera::exe
