@@ -29,6 +29,9 @@ extern "C" void codelet_avgpool2d(uint32_t state_addr) {
   const uint32_t plane = h * wd;
   float* y = tile_ptr<float>(s[0], static_cast<uint64_t>(c) * oh * ow);
   const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(c) * plane);
+  // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
+  // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
+  if (static_cast<uint64_t>(c) * oh * ow == 0) return;
   for (uint32_t ci = 0; ci < c; ++ci) {
     const float* xc = x + static_cast<uintptr_t>(ci) * plane;
     for (uint32_t oy = 0; oy < oh; ++oy) {

@@ -34,6 +34,9 @@ extern "C" void codelet_conv2d(uint32_t state_addr) {
   const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(cin) * plane);
   const float* w = tile_ptr<const float>(s[2], static_cast<uint64_t>(cout) * cin * kplane);
   const float* b = tile_ptr<const float>(s[3], cout);
+  // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
+  // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
+  if (static_cast<uint64_t>(cout) * oh * ow == 0) return;
 #if !defined(__riscv)
   // The same chains, eight output columns at once (native_simd.h).
   if (simd::enabled() && simd::conv2d(y, x, w, b, {cin, h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw})) return;

@@ -30,6 +30,9 @@ extern "C" void codelet_conv2d_grad_input(uint32_t state_addr) {
   float* dx = tile_ptr<float>(s[0], static_cast<uint64_t>(cin) * h * wd);
   const float* dy = tile_ptr<const float>(s[1], static_cast<uint64_t>(cout) * oplane);
   const float* w = tile_ptr<const float>(s[2], static_cast<uint64_t>(cout) * cin * kplane);
+  // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
+  // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
+  if (static_cast<uint64_t>(cin) * h * wd == 0) return;
   const uintptr_t wco_step = static_cast<uintptr_t>(cin) * kplane;
   for (uint32_t ci = 0; ci < cin; ++ci) {
     for (uint32_t iy = 0; iy < h; ++iy) {

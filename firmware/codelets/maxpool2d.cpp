@@ -25,6 +25,9 @@ extern "C" void codelet_maxpool2d(uint32_t state_addr) {
   const uint32_t plane = h * wd;
   uint32_t* y = tile_ptr<uint32_t>(s[0], static_cast<uint64_t>(c) * oh * ow);
   const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(c) * plane);
+  // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
+  // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
+  if (static_cast<uint64_t>(c) * oh * ow == 0) return;
 #if !defined(__riscv)
   // The same picks, eight output columns at once (native_simd.h).
   if (simd::enabled() && simd::maxpool2d(y, x, {c, h, wd, oh, ow, kh, kw, sh, sw, ph, pw})) return;

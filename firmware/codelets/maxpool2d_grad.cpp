@@ -23,6 +23,9 @@ extern "C" void codelet_maxpool2d_grad(uint32_t state_addr) {
   const float* dy = tile_ptr<const float>(s[1], static_cast<uint64_t>(c) * oh * ow);
   const float* x = tile_ptr<const float>(s[2], static_cast<uint64_t>(c) * plane);
   for (uint32_t i = 0, n = c * plane; i < n; ++i) dx[i] = 0.0f;
+  // No dy element: nothing to add. Return now rather than walk up to 2^32 - 1 empty rows
+  // (fuzz_control found that runaway here as in avgpool2d_grad).
+  if (static_cast<uint64_t>(c) * oh * ow == 0) return;
   for (uint32_t ci = 0; ci < c; ++ci) {
     const float* xc = x + static_cast<uintptr_t>(ci) * plane;
     float* dxc = dx + static_cast<uintptr_t>(ci) * plane;

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <tuple>
+#include <utility>
+#include <vector>
 #include <thread>
 
 #include "runtime/native.h"
@@ -233,7 +235,27 @@ TEST(Native, CodeletsWithAnEmptyOutputReturnAtOnce) {
   EXPECT_EQ(fw::native_run_codelet(r.tile, fw::codelet_index("avgpool2d_grad"), pool),
             fw::NativeStop::kSync);
   EXPECT_EQ(r.image.getf(dx), 0.0f);
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(500));
+  // The other window codelets, each with 2^32 - 1 rows (or channels) of 0 columns and a 1x1
+  // input: maxpool2d_grad (found by fuzz_control as avgpool2d_grad was), maxpool2d,
+  // avgpool2d, conv2d, its input and weight gradients, lrn.
+  const uint32_t one = r.image.put({0x3f800000u});
+  const uint32_t big = 0xffffffffu;
+  const std::vector<std::pair<const char*, std::vector<uint32_t>>> empty = {
+      {"maxpool2d_grad", {one, one, one, 1, 1, 1, big, 0, 1, 1, 1, 1, 0, 0}},
+      {"maxpool2d", {one, one, 1, 1, 1, big, 0, 1, 1, 1, 1, 0, 0}},
+      {"avgpool2d", {one, one, 1, 1, 1, big, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0}},
+      {"conv2d", {one, one, one, one, 1, 1, 1, 1, big, 0, 1, 1, 1, 1, 0, 0, 1, 1}},
+      {"conv2d_grad_input", {one, one, one, big, big, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1}},
+      {"conv2d_grad_weight", {one, one, one, big, 0, 1, big, 0, 1, big, 0, 1, 1, 0, 0, 1, 1, 0}},
+      {"lrn", {one, one, big, 0, 1, 0, 0, 0}},
+  };
+  for (const auto& [name, fields] : empty) {
+    const auto t1 = std::chrono::steady_clock::now();
+    EXPECT_EQ(fw::native_run_codelet(r.tile, fw::codelet_index(name), r.image.put(fields)), fw::NativeStop::kSync)
+        << name;
+    EXPECT_LT(std::chrono::steady_clock::now() - t1, std::chrono::milliseconds(500)) << name;
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(2000));
 }
 
 TEST(Native, CodeletIndexOutOfRange) {
