@@ -18,11 +18,8 @@ read -r csecs ckb < "$work/compile.time"
 awk -v s="$csecs" -v kb="$ckb" 'BEGIN { printf "AlexNet compile for ipu-mk2 (batch 1): %.1f s, peak memory %.0f MB\n", s, kb / 1024 }'
 printf '%-28s %8s %12s %12s\n' "AlexNet, 1 image" threads seconds "Tessera is"
 for t in 1 2; do
-  for i in $(seq "$runs"); do
-    "$tessera" run "$work/alexnet.tsx" --device emu-native --threads "$t" --input x="$work/x.npy" \
-      --output logits="$work/tessera_logits.npy" --report "$work/report.json" > /dev/null 2>&1
-    sed -n 's/.*"wall_seconds": \([0-9.]*\).*/\1/p' "$work/report.json"
-  done | median > "$work/tessera.$t"
+  run_median "$runs" "$work/report.json" "$tessera" run "$work/alexnet.tsx" --device emu-native --threads "$t" \
+    --input x="$work/x.npy" --output logits="$work/tessera_logits.npy" > "$work/tessera.$t"
   node bench/ort_infer.js "$work/alexnet.onnx" "$work/x.npy" "$runs" "$t" "$work/ort_logits.npy" |
     sed -n 's/^ort: median \([0-9.]*\) .*/\1/p' > "$work/ort.$t"
   ts=$(cat "$work/tessera.$t") os=$(cat "$work/ort.$t")

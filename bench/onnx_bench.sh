@@ -23,11 +23,8 @@ awk -v s="$csecs" -v kb="$ckb" 'BEGIN { printf "LeNet-5 compile for medium (batc
 
 printf '%-28s %8s %12s %12s %12s\n' "LeNet-5, 2,000 digits" threads "seconds" "images/s" "Tessera is"
 for t in 1 2; do
-  for i in $(seq "$runs"); do
-    "$tessera" run "$work/lenet.tsx" --device emu-native --threads "$t" --input x="$ref/test_x.npy" \
-      --output logits="$work/tessera_logits.npy" --report "$work/report.json" > /dev/null 2>&1
-    sed -n 's/.*"wall_seconds": \([0-9.]*\).*/\1/p' "$work/report.json"
-  done | median > "$work/tessera.$t"
+  run_median "$runs" "$work/report.json" "$tessera" run "$work/lenet.tsx" --device emu-native --threads "$t" \
+    --input x="$ref/test_x.npy" --output logits="$work/tessera_logits.npy" > "$work/tessera.$t"
   node bench/ort_infer.js "$ref/lenet.onnx" "$ref/test_x.npy" "$runs" "$t" "$work/ort_logits.npy" |
     sed -n 's/^ort: median \([0-9.]*\) .*/\1/p' > "$work/ort.$t"
   /usr/bin/python3 bench/torch_infer.py "$ref/lenet.onnx" lenet "$ref/test_x.npy" "$runs" "$t" |
