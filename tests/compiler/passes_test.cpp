@@ -159,6 +159,82 @@ TEST(Passes, PlansMemoryByLiveRange) {
   for (const Tensor& t : {a, t1, t2, u, r, r2, post}) EXPECT_EQ(again.addr_of(t), addr(t));
 }
 
+// One tile's temporaries A (8 bytes, steps 1-2), B (16, steps 2-3) and C (24, steps 3-4):
+// placed in creation order, C cannot go below B and the three span 48 bytes; the largest
+// first, they span 40, the peak (B and C at step 3).
+TEST(Passes, PlacesTheLargestTemporariesFirst) {
+  using namespace graph;
+  Graph g(*arch::find_target("tiny"));
+  auto var = [&](const char* name, uint32_t n) {
+    Tensor t = g.add_variable(DType::kF32, {n}, name);
+    g.set_tile_mapping(t, 0);
+    return t;
+  };
+  const Tensor x = var("x", 6), a = var("a", 2), b = var("b", 4), c = var("c", 6);
+  // One compute set of scale vertices, each (dst, src) of equal sizes.
+  auto scale = [&](std::vector<std::pair<Tensor, Tensor>> pairs) {
+    ComputeSet cs = g.add_compute_set("cs" + std::to_string(g.compute_sets().size()));
+    for (const auto& [dst, src] : pairs) {
+      Vertex v = g.add_vertex(cs, "scale", 0);
+      g.connect(v, "dst", dst);
+      g.connect(v, "src", src);
+      g.set_field(v, "n", dst.size());
+      g.set_field_f32(v, "scale", 2.0f);
+    }
+    return Execute(cs);
+  };
+  Stream in = g.add_stream("in", DType::kF32, {6});
+  Stream out = g.add_stream("out", DType::kF32, {6});
+  g.add_program("main", Sequence({HostWrite(in, x), scale({{a, x.slice(0, 2)}}),
+                                  scale({{b.slice(0, 2), a}, {b.slice(2, 4), x.slice(2, 4)}}),
+                                  scale({{c.slice(0, 4), b}, {c.slice(4, 6), x.slice(0, 2)}}), scale({{x, c}}),
+                                  HostRead(out, x)}));
+  graph::validate(g);
+  const Lowered l = lower_programs(g);
+  const MemoryPlan m = plan_memory(g, l, plan_exchanges(g, l), kLayout);
+  ASSERT_TRUE(m.errors.empty());
+  uint32_t lo = UINT32_MAX, hi = 0;
+  for (const Tensor& t : {a, b, c}) {
+    lo = std::min(lo, m.addr_of(t));
+    hi = std::max(hi, m.addr_of(t) + t.size() * 4);
+  }
+  EXPECT_EQ(hi - lo, 40u);
+  EXPECT_EQ(m.tiles[0].usage.tensors, 24u + 40u);  // x for the whole run, and the peak
+}
+
+// Past the end of SRAM, temporaries still share by live range: a tile holding two
+// temporaries of 3/2 of its SRAM each, one after the other, needs one of them, not both.
+TEST(Passes, CountsWhatATileNeedsWithSharingPastTheEnd) {
+  using namespace graph;
+  Graph g(*arch::find_target("tiny"));
+  const uint32_t n = g.target().sram_bytes / 4 * 3 / 2;
+  auto var = [&](const char* name, uint32_t size) {
+    Tensor t = g.add_variable(DType::kF32, {size}, name);
+    g.set_tile_mapping(t, 0);
+    return t;
+  };
+  const Tensor x = var("x", 4), t1 = var("t1", n), t2 = var("t2", n);
+  auto scale = [&](const Tensor& dst, const Tensor& src) {
+    ComputeSet cs = g.add_compute_set("cs" + std::to_string(g.compute_sets().size()));
+    Vertex v = g.add_vertex(cs, "scale", 0);
+    g.connect(v, "dst", dst);
+    g.connect(v, "src", src);
+    g.set_field(v, "n", dst.size());
+    g.set_field_f32(v, "scale", 2.0f);
+    return Execute(cs);
+  };
+  Stream in = g.add_stream("in", DType::kF32, {4});
+  Stream out = g.add_stream("out", DType::kF32, {4});
+  g.add_program("main", Sequence({HostWrite(in, x), scale(t1.slice(0, 4), x), scale(x, t1.slice(0, 4)),
+                                  scale(t2.slice(0, 4), x), scale(x, t2.slice(0, 4)), HostRead(out, x)}));
+  graph::validate(g);
+  const Lowered l = lower_programs(g);
+  const MemoryPlan m = plan_memory(g, l, plan_exchanges(g, l), kLayout);
+  ASSERT_EQ(m.errors.size(), 1u);
+  EXPECT_LT(m.tiles[0].needed, uint64_t{n} * 4 + 1024) << m.errors[0];
+  EXPECT_GT(m.tiles[0].needed, uint64_t{n} * 4);
+}
+
 TEST(Passes, KeepsTensorsReadBeforeWrittenOrUsedByTwoProgramsForTheWholeRun) {
   using namespace graph;
   Graph g(*arch::find_target("tiny"));

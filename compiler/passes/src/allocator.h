@@ -41,10 +41,17 @@ class TileAllocator {
   // ranges (what alloc() has not taken for good) where no earlier alloc_live() block whose
   // step range overlaps lies. Blocks kept for good are merged into occupied runs; the others
   // are indexed by address, so a request looks only at the blocks near the addresses it
-  // tries, not at every block of the tile.
+  // tries, not at every block of the tile. Past the end of SRAM the search goes on as if
+  // SRAM had no end (unless alloc() overflowed already), so that what a tile needs is
+  // counted with the same sharing as inside it.
   uint32_t alloc_live(uint32_t bytes, uint32_t align, uint32_t first, uint32_t last) {
     const auto up = [align](uint64_t a) { return (a + align - 1) & ~uint64_t{align - 1}; };
-    for (const Range& r : free_) {
+    std::vector<LiveRange> ranges(free_.begin(), free_.end());
+    if (overflow_ == end_) {
+      if (!ranges.empty() && ranges.back().end == end_) ranges.back().end = kNoEnd;
+      else ranges.push_back({end_, kNoEnd});
+    }
+    for (const LiveRange& r : ranges) {
       uint64_t at = up(r.begin);
       for (bool moved = true; moved && at + bytes <= r.end;) {
         moved = false;
@@ -85,6 +92,7 @@ class TileAllocator {
   // What the tile needs: from `begin` to the highest byte allocated inside SRAM, plus
   // everything that went past the end.
   uint64_t needed() const { return (high_ > begin_ ? high_ - begin_ : 0) + (overflow_ - end_); }
+  // (high_ passes end_ only through alloc_live(), and then overflow_ is still end_.)
   uint32_t available() const { return end_ - begin_; }
 
  private:
@@ -97,6 +105,12 @@ class TileAllocator {
   struct Range {
     uint32_t begin, end;
   };
+  struct LiveRange {  // a free range for alloc_live(), possibly past the end of SRAM
+    LiveRange(const Range& r) : begin(r.begin), end(r.end) {}
+    LiveRange(uint64_t b, uint64_t e) : begin(b), end(e) {}
+    uint64_t begin, end;
+  };
+  static constexpr uint64_t kNoEnd = 0xFFFFFF00u;  // below 2^32, so that addr + bytes fits
   uint32_t begin_, end_;
   uint64_t overflow_, high_ = 0;
   struct Live {

@@ -11,8 +11,10 @@
 //     land directly in their destination tensors);
 //   - tensors: each interval of each variable on this tile, 8-byte aligned, by live range:
 //     two intervals share bytes only if their live ranges do not overlap (first fit in
-//     time x address; hidden tensors, then persistent ones, then the rest, each in
-//     variable order, so the same graph gets the same addresses).
+//     time x address; hidden tensors, then persistent ones, then the rest; within each
+//     group the largest first, ties in variable order, so the same graph gets the same
+//     addresses). Past the end of SRAM the sharing goes on, so a tile that does not fit
+//     is reported with what it would need.
 // Live ranges are in step order: the Executes, Exchanges and HostSyncs of all programs,
 // numbered in program order. An interval lives from the first to the last step that
 // reads or writes it (vertex pointer fields, copy sources and destinations, stream
@@ -318,10 +320,27 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
       mt.send_lists.push_back(take(n(e.sends[t].size()) * sizeof(arch::SendEntry), u.send_lists));
   }
   // Tensors: landing buffers (hidden) first, then the user's persistent ones, then the
-  // rest, each interval on its tile by its live range.
+  // rest, each interval on its tile by its live range. Within the landing buffers and
+  // within the rest, the largest go first (greedy by size): in creation order, small
+  // early temporaries split the space that later large ones need.
   const Liveness live(g, l);
   std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>> landing(tiles), user(tiles);
-  for (int pass = 0; pass < 3; ++pass)
+  struct Request {
+    uint32_t bytes, first, last, var;
+    size_t interval;
+  };
+  std::vector<Request> requests;
+  const auto place = [&] {
+    std::stable_sort(requests.begin(), requests.end(), [](const Request& a, const Request& b) {
+      return a.bytes != b.bytes ? a.bytes > b.bytes : a.first < b.first;
+    });
+    for (const Request& q : requests) {
+      MemoryPlan::Placed& p = m.tensors[q.var][q.interval];
+      p.addr = alloc[p.tile].alloc_live(q.bytes, 8, q.first, q.last);
+    }
+    requests.clear();
+  };
+  for (int pass = 0; pass < 3; ++pass, place())
     for (uint32_t v = 0; v < g.variables().size(); ++v) {
       const bool hidden = g.variables()[v].hidden;
       if (hidden != (pass == 0)) continue;
@@ -334,7 +353,8 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
         if (pass == 2 && r.persistent) continue;
         const uint32_t bytes = (iv.end - iv.begin) * kWord;
         (hidden ? landing : user)[iv.tile].emplace_back(bytes, r.first, r.last);
-        m.tensors[v][i] = {iv.tile, iv.begin, iv.end, alloc[iv.tile].alloc_live(bytes, 8, r.first, r.last)};
+        m.tensors[v][i] = {iv.tile, iv.begin, iv.end, 0};
+        requests.push_back({bytes, r.first, r.last, v, i});
       }
     }
   // Per tile, what lies there (variable, interval), for the errors' largest tensors.
