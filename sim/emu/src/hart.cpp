@@ -1,10 +1,11 @@
 // The ISS's execute loop. Each instruction's semantics come from insns.def; this file
 // supplies the vocabulary they are written in (operands, memory, jumps, traps, CSRs).
 //
-// Speed: instructions are decoded once per distinct word into a per-page cache whose tag
-// is the raw word itself (so stores to code and DMA into SRAM need no invalidation), SRAM
-// accesses take an inline fast path, and everything rare (register block, HTIF, traps)
-// lives out of line.
+// Speed: instructions are decoded once into blocks (block.h) that run one after another
+// without a fetch per instruction, each with its cycle-model schedule worked out once;
+// SRAM accesses take an inline fast path, and everything rare (register block, HTIF,
+// traps) lives out of line. Self-modifying code: a store into a line holding code ends
+// its block and has every block's words checked again before they run (hart.h).
 #include "tessera/emu/hart.h"
 
 #include <algorithm>
@@ -27,7 +28,9 @@ using arch::kSramBase;
 constexpr uint64_t kTrapRefetch = arch::kLatency[static_cast<size_t>(arch::InsnClass::kJump)].taken_penalty;
 
 Hart::Hart(uint8_t* sram, uint32_t sram_bytes, TileBus* bus)
-    : sram_(sram), sram_bytes_(sram_bytes), bus_(bus), icache_((sram_bytes + 4095) >> kPageShift) {
+    : sram_(sram), sram_bytes_(sram_bytes), bus_(bus),
+      blocks_((sram_bytes + (1u << kPageShift) - 1) >> kPageShift),
+      code_lines_((sram_bytes + (1u << kCodeLineShift) - 1) >> kCodeLineShift) {
   // Every bounds check below is `offset < sram_bytes_` on an aligned offset of at most 4
   // bytes: with sram_bytes_ a non-zero multiple of 4 the whole access is then inside SRAM
   // (no `offset + size` that could wrap in 32 bits).
@@ -46,9 +49,11 @@ void Hart::reset(uint32_t pc) {
   fflags_ = frm_ = 0;
   cycle_ = instret_ = 0;
   std::fill(std::begin(ready_), std::end(ready_), 0);
+  latest_ready_ = 0;
   halt_ = {};
   latch_ = {};
   superstep = 0;
+  ++epoch_;  // SRAM is rewritten around a reset
 }
 
 void Hart::set_tohost(uint32_t tohost_addr, uint32_t fromhost_addr) {
@@ -56,24 +61,45 @@ void Hart::set_tohost(uint32_t tohost_addr, uint32_t fromhost_addr) {
   fromhost_ = fromhost_addr;
 }
 
-Decoded* Hart::alloc_page(uint32_t offset) {
-  auto& page = icache_[offset >> kPageShift];
-  page = std::make_unique<Decoded[]>(kPageInsns);
-  const Decoded zero = decode(0);
-  for (uint32_t i = 0; i < kPageInsns; ++i) page[i] = zero;
-  return page.get();
+void Hart::rebuild(Block& b, uint32_t offset) {
+  build_block(b, sram_, sram_bytes_, offset);
+  b.epoch = epoch_;
+  for (uint32_t line = offset >> kCodeLineShift; line <= (offset + 4 * b.len - 1) >> kCodeLineShift; ++line)
+    code_lines_[line] = 1;
 }
 
-void Hart::redecode(Decoded& d, uint32_t raw) { d = decode(raw); }
+Block& Hart::block_slow(uint32_t offset, const void* const* table) {
+  auto& page = blocks_[offset >> kPageShift];
+  if (!page) page = std::make_unique<std::unique_ptr<Block>[]>(kPageInsns);
+  auto& b = page[(offset >> 2) & (kPageInsns - 1)];
+  if (!b) {
+    b = std::make_unique<Block>();
+    rebuild(*b, offset);
+  } else if (b->epoch != epoch_) {
+    if (block_matches(*b, sram_)) b->epoch = epoch_;
+    else rebuild(*b, offset);
+  }
+  if (b->table != table) {
+    for (BlockInsn& i : b->insns) i.handler = table[static_cast<size_t>(i.op)];
+    b->table = table;
+  }
+  return *b;
+}
 
-inline const Decoded& Hart::fetch_decoded(uint32_t offset) {
-  Decoded* page = icache_[offset >> kPageShift].get();
-  if (!page) [[unlikely]] page = alloc_page(offset);
-  Decoded& d = page[(offset >> 2) & (kPageInsns - 1)];
-  uint32_t raw;
-  std::memcpy(&raw, sram_ + offset, 4);
-  if (d.raw != raw) [[unlikely]] redecode(d, raw);
-  return d;
+inline Block& Hart::block_at(uint32_t offset, const void* const* table) {
+  if (const auto& page = blocks_[offset >> kPageShift]) [[likely]]
+    if (Block* b = page[(offset >> 2) & (kPageInsns - 1)].get())
+      if (b->epoch == epoch_ && b->table == table) [[likely]] return *b;
+  return block_slow(offset, table);
+}
+
+Block& Hart::step_block(const Block& b) {
+  step_.start = b.start;
+  step_.len = 1;
+  step_.scheduled = false;
+  step_.insns.assign(b.insns.begin(), b.insns.begin() + 1);
+  step_.insns.push_back(b.insns[b.len]);
+  return step_;
 }
 
 void Hart::raise(uint32_t cause, uint32_t tval) {
@@ -182,56 +208,51 @@ enum CsrKind { kCsrW, kCsrS, kCsrC };  // CSR_OP: write, set bits, clear bits
 template <bool kTrace, bool kTiming>
 StopReason Hart::run_loop(uint64_t max_insns) {
   // Threaded dispatch: every handler ends in its own indirect jump to the next one, which
-  // the host's branch predictor learns far better than one shared switch.
+  // the host's branch predictor learns far better than one shared switch; each block
+  // instruction holds its handler's address.
   static void* const kHandlers[] = {
       &&op_kIllegal,
 #define INSN(id, ...) &&op_##id,
 #include "tessera/emu/insns.def"
 #undef INSN
+      &&block_end,
   };
-  static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(Op::kCount));
+  static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(kOpBlockEnd) + 1);
 
   if (halt_.kind != Halt::Kind::kNone) return StopReason::kHalted;
   if (max_insns == 0) return StopReason::kBudget;
-  uint64_t n = 0;
-  const Decoded* dp = nullptr;
+  ++epoch_;  // SRAM may have been written since the last run: check each block's words again
+  // Instructions retired or trapped in this run before the current block; instret_ is kept
+  // as instret0 + n and written back where something may read it (CSRs, leaving).
+  uint64_t n = 0, instret0 = instret_;
+  Block* blk = nullptr;
+  const BlockInsn* dp = nullptr;
   uint32_t pc = 0, npc = 0, offset = 0;
   [[maybe_unused]] uint32_t rm_bits = 0;
   [[maybe_unused]] fp::Rm rm = fp::Rm::kRne;
   [[maybe_unused]] uint32_t flags_before = 0;
-  // Halts happen only in slow paths (HTIF, the EXIT register, traps); those set this.
-  bool stop_after_retire = false;
+  // The cycle model is applied after the fact: a block's instructions do not depend on it,
+  // so cycle_ and ready_ keep their values from the block's entry until it ends, and are
+  // then advanced by the block's schedule, or instruction by instruction where the
+  // schedule does not hold. Where something reads them inside a block (the register
+  // block, traps), the instructions before are timed first: `settled` of them.
+  uint32_t settled = 0;
+  // Set by the slow paths of loads and stores (halts, stores into code, the register
+  // block): the block ends after this instruction.
+  bool leave_block = false;
 
 #include "hart_exec.inc"
 
-#define FETCH_AND_DISPATCH()                                  \
-  pc = pc_;                                                   \
-  offset = pc - kSramBase;                                    \
-  if (offset >= sram_bytes_) [[unlikely]] goto fetch_fault;   \
-  dp = &fetch_decoded(offset);                                \
-  npc = pc + 4;                                               \
-  goto* kHandlers[static_cast<size_t>(dp->op)]
-  // The cycle model (arch/latency.toml), when timing is on: an instruction issues when its sources are ready,
-  // holds the issue slot for its class's issue cycles (plus the refetch penalty of a taken
-  // branch or jump), and its result is ready `result` cycles after issue.
-#define RETIRE_AND_NEXT()                                                                  \
-  x_[0] = 0;                                                                               \
-  pc_ = npc;                                                                               \
-  ++instret_;                                                                              \
-  if constexpr (kTiming) {                                                                 \
-    const uint64_t issue_ = std::max({cycle_, ready_[dp->src[0]], ready_[dp->src[1]], ready_[dp->src[2]]}); \
-    cycle_ = issue_ + dp->lat.issue + (npc != pc + 4 ? dp->lat.taken_penalty : 0);        \
-    ready_[dp->dst] = issue_ + dp->lat.result;                                             \
-    /* fflags: a CSR waits for every flag in flight, not only the youngest's */            \
-    ready_[dp->dst2] = std::max(ready_[dp->dst2], issue_ + dp->lat.result);                \
-  } else {                                                                                 \
-    ++cycle_;                                                                              \
-  }                                                                                        \
-  if constexpr (kTrace) trace_retired(*dp, pc);                      \
-  if (stop_after_retire || ++n == max_insns) [[unlikely]] goto leave; \
-  FETCH_AND_DISPATCH()
+// pc_ is written back only where the block is left (and before slow paths and traps).
+#define RETIRE_AND_NEXT()                                                \
+  if constexpr (kTrace) trace_retired(*dp, pc);                          \
+  if (leave_block) [[unlikely]] goto retire_exit;                        \
+  pc = npc;                                                              \
+  npc = pc + 4;                                                          \
+  ++dp;                                                                  \
+  goto* dp->handler
 
-  FETCH_AND_DISPATCH();
+  goto next_block;
 
 #define INSN(id, name, fmt, mask, match, klass, ...) \
   op_##id : {                                        \
@@ -244,10 +265,51 @@ StopReason Hart::run_loop(uint64_t max_insns) {
 op_kIllegal:
   ILLEGAL();
 
+  // The cycle model (arch/latency.toml), when timing is on: an instruction issues when its
+  // sources are ready, holds the issue slot for its class's issue cycles (plus the refetch
+  // penalty of a taken branch or jump), and its result is ready `result` cycles after issue.
+block_end:
+  pc_ = pc;
+  n += blk->len;
+  if constexpr (kTiming) {
+    const bool taken = pc != kSramBase + blk->start + 4 * blk->len;
+    if (settled == 0 && blk->scheduled && schedule_holds(*blk, cycle_)) finish_block(*blk, cycle_, taken);
+    else settle(*blk, settled, blk->len, taken);
+  } else {
+    cycle_ += blk->len - settled;
+  }
+  if (n == max_insns) goto leave;
+next_block:
+  pc = pc_;
+  offset = pc - kSramBase;
+  if (offset >= sram_bytes_) [[unlikely]] goto fetch_fault;
+  blk = &block_at(offset, kHandlers);
+  // A budget that ends inside the block: its instructions one at a time.
+  if (max_insns - n < blk->len) [[unlikely]] blk = &step_block(*blk);
+  settled = 0;
+  dp = blk->insns.data();
+  npc = pc + 4;
+  goto* dp->handler;
+
+retire_exit: {
+  pc_ = npc;
+  const uint32_t done = INSN_INDEX() + 1;
+  SETTLE_TO(done, npc != pc + 4);
+  n += done;
+  if (n == max_insns || halt_.kind != Halt::Kind::kNone) goto leave;
+  leave_block = false;
+  goto next_block;
+}
+
 fetch_fault:
   raise(kCauseFetchAccess, pc);
   dp = nullptr;
 trapped:
+  if (dp) {
+    const uint32_t done = INSN_INDEX();
+    SETTLE_TO(done, false);
+    n += done;
+  }
   // A trap is decided when the instruction issues, then the fetch restarts at mtvec.
   if constexpr (kTiming) {
     const uint64_t issue = dp ? std::max({cycle_, ready_[dp->src[0]], ready_[dp->src[1]], ready_[dp->src[2]]}) : cycle_;
@@ -255,7 +317,6 @@ trapped:
   } else {
     ++cycle_;
   }
-  if (halt_.kind != Halt::Kind::kNone) [[unlikely]] stop_after_retire = true;
   if constexpr (kTrace) {
     const uint32_t raw = dp ? dp->raw : 0;
     if (halt_.kind == Halt::Kind::kTrap)
@@ -263,10 +324,19 @@ trapped:
     else
       std::fprintf(trace_, "0x%08x (0x%08x) trap %s (mtval 0x%08x)\n", pc, raw, cause_name(mcause_), mtval_);
   }
-  if (stop_after_retire || ++n == max_insns) goto leave;
-  FETCH_AND_DISPATCH();
+  if (halt_.kind != Halt::Kind::kNone) goto leave;
+  --instret0;  // a trap counts against the budget but retires nothing
+  if (++n == max_insns) goto leave;
+  leave_block = false;
+  goto next_block;
+
+stalled:
+  n += INSN_INDEX();
+  instret_ = instret0 + n;
+  return StopReason::kStalled;
 
 leave:
+  instret_ = instret0 + n;
   return halt_.kind != Halt::Kind::kNone ? StopReason::kHalted : StopReason::kBudget;
 }
 
