@@ -4,8 +4,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include "tessera/arch/tile_map.h"
+
 namespace tessera::emu {
 namespace {
+
+using arch::kSramBase;
 
 bool is_csr(Op op) {
   const Format f = op_format(op);
@@ -65,6 +69,7 @@ void schedule(Block& b) {
   b.fixed_results = static_cast<uint32_t>(std::min<size_t>(results.size(), Block::kFixed));
   b.last_ready = static_cast<uint32_t>(fflags);
   for (const SlotTime& r : results) b.last_ready = std::max(b.last_ready, r.cycle);
+  b.more_results = b.writes_fflags || !b.results_rest.empty();
   b.cycles = static_cast<uint32_t>(cycle);
   b.fflags_ready = static_cast<uint32_t>(fflags);
   b.taken_penalty = b.insns[b.len - 1].lat.taken_penalty;
@@ -84,11 +89,13 @@ void build_block(Block& b, const uint8_t* sram, uint32_t sram_bytes, uint32_t st
     if (is_csr(d.op) && !b.insns.empty()) break;
     BlockInsn bi;
     static_cast<Decoded&>(bi) = d;
+    bi.pc = kSramBase + off;
     b.insns.push_back(bi);
     has_csr |= is_csr(d.op);
     if (ends_block(d.op)) break;
   }
   b.len = static_cast<uint32_t>(b.insns.size());
+  b.end_pc = kSramBase + start + 4 * b.len;
   b.scheduled = !has_csr;
   schedule(b);
   BlockInsn end;

@@ -86,16 +86,19 @@ Block& Hart::block_slow(uint32_t offset, const void* const* table) {
   return *b;
 }
 
+// Every run starts a new epoch, so a block checked in this epoch was checked in this run
+// and holds this run's handlers.
 inline Block& Hart::block_at(uint32_t offset, const void* const* table) {
   if (const auto& page = blocks_[offset >> kPageShift]) [[likely]]
     if (Block* b = page[(offset >> 2) & (kPageInsns - 1)].get())
-      if (b->epoch == epoch_ && b->table == table) [[likely]] return *b;
+      if (b->epoch == epoch_) [[likely]] return *b;
   return block_slow(offset, table);
 }
 
 Block& Hart::step_block(const Block& b) {
   step_.start = b.start;
   step_.len = 1;
+  step_.end_pc = b.insns[0].pc + 4;
   step_.scheduled = false;
   step_.insns.assign(b.insns.begin(), b.insns.begin() + 1);
   step_.insns.push_back(b.insns[b.len]);
@@ -243,12 +246,11 @@ StopReason Hart::run_loop(uint64_t max_insns) {
 
 #include "hart_exec.inc"
 
-// pc_ is written back only where the block is left (and before slow paths and traps).
+// pc_ is written back only where the block is left (and before slow paths and traps);
+// each block instruction knows its own pc, and only the last can jump (setting npc).
 #define RETIRE_AND_NEXT()                                                \
-  if constexpr (kTrace) trace_retired(*dp, pc);                          \
+  if constexpr (kTrace) trace_retired(*dp, dp->pc);                      \
   if (leave_block) [[unlikely]] goto retire_exit;                        \
-  pc = npc;                                                              \
-  npc = pc + 4;                                                          \
   ++dp;                                                                  \
   goto* dp->handler
 
@@ -268,33 +270,56 @@ op_kIllegal:
   // The cycle model (arch/latency.toml), when timing is on: an instruction issues when its
   // sources are ready, holds the issue slot for its class's issue cycles (plus the refetch
   // penalty of a taken branch or jump), and its result is ready `result` cycles after issue.
-block_end:
-  pc_ = pc;
+block_end: {
+  pc = npc;
   n += blk->len;
+  const bool taken = pc != blk->end_pc;
   if constexpr (kTiming) {
-    const bool taken = pc != kSramBase + blk->start + 4 * blk->len;
     if (settled == 0 && blk->scheduled && schedule_holds(*blk, cycle_)) finish_block(*blk, cycle_, taken);
     else settle(*blk, settled, blk->len, taken);
   } else {
     cycle_ += blk->len - settled;
   }
+  // The block found after this one last time, if it is still at this pc and checked in
+  // this epoch (which also means in this run, so its handlers are this loop's).
+  Block* const from = blk;
+  if (from->next_pc[taken] == pc && from->next[taken]->epoch == epoch_) [[likely]] {
+    blk = from->next[taken];
+    goto enter_block;
+  }
+  pc_ = pc;
   if (n == max_insns) goto leave;
+  offset = pc - kSramBase;
+  if (offset >= sram_bytes_) [[unlikely]] goto fetch_fault;
+  blk = &block_at(offset, kHandlers);
+  if (from != &step_) {
+    from->next[taken] = blk;
+    from->next_pc[taken] = pc;
+  }
+  goto enter_block;
+}
 next_block:
   pc = pc_;
   offset = pc - kSramBase;
   if (offset >= sram_bytes_) [[unlikely]] goto fetch_fault;
   blk = &block_at(offset, kHandlers);
-  // A budget that ends inside the block: its instructions one at a time.
-  if (max_insns - n < blk->len) [[unlikely]] blk = &step_block(*blk);
+enter_block:
+  // A budget that ends inside the block (or here): its instructions one at a time.
+  if (max_insns - n < blk->len) [[unlikely]] {
+    pc_ = pc;
+    if (n == max_insns) goto leave;
+    blk = &step_block(*blk);
+  }
   settled = 0;
   dp = blk->insns.data();
-  npc = pc + 4;
+  npc = blk->end_pc;
   goto* dp->handler;
 
 retire_exit: {
-  pc_ = npc;
+  const bool taken = npc != blk->end_pc;  // only the last instruction can jump
+  pc_ = taken ? npc : dp->pc + 4;
   const uint32_t done = INSN_INDEX() + 1;
-  SETTLE_TO(done, npc != pc + 4);
+  SETTLE_TO(done, taken);
   n += done;
   if (n == max_insns || halt_.kind != Halt::Kind::kNone) goto leave;
   leave_block = false;
@@ -302,6 +327,7 @@ retire_exit: {
 }
 
 fetch_fault:
+  pc_ = pc;
   raise(kCauseFetchAccess, pc);
   dp = nullptr;
 trapped:
@@ -319,6 +345,7 @@ trapped:
   }
   if constexpr (kTrace) {
     const uint32_t raw = dp ? dp->raw : 0;
+    if (dp) pc = dp->pc;
     if (halt_.kind == Halt::Kind::kTrap)
       std::fprintf(trace_, "0x%08x (0x%08x) trap %s, halted\n", pc, raw, cause_name(halt_.code));
     else

@@ -22,6 +22,7 @@ struct SlotTime {
 // A block's instruction, with the executor's handler for it (direct threading).
 struct BlockInsn : Decoded {
   const void* handler = nullptr;
+  uint32_t pc = 0;
 };
 
 struct Block {
@@ -30,6 +31,7 @@ struct Block {
 
   uint32_t start = 0;   // SRAM offset of the first instruction
   uint32_t len = 0;     // instructions, without the end marker
+  uint32_t end_pc = 0;  // the address after the last instruction
   uint64_t epoch = 0;   // the hart's code epoch in which the words were last checked
   // insns[len] is the end marker (kOpBlockEnd).
   std::vector<BlockInsn> insns;
@@ -58,6 +60,13 @@ struct Block {
   std::vector<SlotTime> results_rest;
   bool writes_fflags = false;
   uint32_t fflags_ready = 0;
+  bool more_results = false;  // results_rest is not empty or fflags is written
+
+  // Chaining: the block last found after this one, when it fell through (0) or jumped (1),
+  // and its address (1, which no pc is, when there is none); the executor checks the
+  // address and the block's epoch before use.
+  Block* next[2] = {nullptr, nullptr};
+  uint32_t next_pc[2] = {1, 1};
 };
 
 // Decodes the block at SRAM offset `start` (< sram_bytes, a multiple of 4) from `sram`.

@@ -108,7 +108,7 @@ class Hart {
     latest_ready_ = std::max(latest_ready_, issue + d.lat.result);
   }
   // Whether `b`'s schedule holds when it is entered at cycle `entry`.
-  bool schedule_holds(const Block& b, uint64_t entry) const {
+  [[gnu::always_inline]] bool schedule_holds(const Block& b, uint64_t entry) const {
     if (latest_ready_ <= entry) return true;  // nothing in flight
     bool late = false;
     for (uint32_t i = 0; i < Block::kFixed; ++i) late |= ready_[b.live_slot[i]] > entry + b.live_cycle[i];
@@ -117,7 +117,7 @@ class Hart {
     return !late;
   }
   // A scheduled block ran to its end from cycle `entry`: apply its schedule.
-  void finish_block(const Block& b, uint64_t entry, bool taken) {
+  [[gnu::always_inline]] void finish_block(const Block& b, uint64_t entry, bool taken) {
     cycle_ = entry + b.cycles + (taken ? b.taken_penalty : 0);
     latest_ready_ = std::max(latest_ready_, entry + b.last_ready);
     // Unrolled by the number of results: one well-predicted jump rather than a loop.
@@ -130,9 +130,10 @@ class Hart {
       default: break;
     }
 #undef TESSERA_RESULT
-    if (!b.results_rest.empty()) [[unlikely]]
+    if (b.more_results) [[unlikely]] {
       for (const SlotTime& s : b.results_rest) ready_[s.slot] = entry + s.cycle;
-    if (b.writes_fflags) ready_[kSlotFflags] = std::max(ready_[kSlotFflags], entry + b.fflags_ready);
+      if (b.writes_fflags) ready_[kSlotFflags] = std::max(ready_[kSlotFflags], entry + b.fflags_ready);
+    }
   }
   // Times instructions [from, to) of `b` one by one from the current cycle (the last of
   // them jumped if `taken`).
