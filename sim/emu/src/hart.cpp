@@ -50,6 +50,7 @@ void Hart::reset(uint32_t pc) {
   cycle_ = instret_ = 0;
   std::fill(std::begin(ready_), std::end(ready_), 0);
   latest_ready_ = 0;
+  deferred_ = nullptr;
   halt_ = {};
   latch_ = {};
   superstep = 0;
@@ -69,6 +70,7 @@ void Hart::rebuild(Block& b, uint32_t offset) {
 }
 
 Block& Hart::block_slow(uint32_t offset, const void* const* table) {
+  flush_results();  // the deferred block may be rebuilt
   auto& page = blocks_[offset >> kPageShift];
   if (!page) page = std::make_unique<std::unique_ptr<Block>[]>(kPageInsns);
   auto& b = page[(offset >> 2) & (kPageInsns - 1)];
@@ -338,6 +340,7 @@ trapped:
   }
   // A trap is decided when the instruction issues, then the fetch restarts at mtvec.
   if constexpr (kTiming) {
+    flush_results();
     const uint64_t issue = dp ? std::max({cycle_, ready_[dp->src[0]], ready_[dp->src[1]], ready_[dp->src[2]]}) : cycle_;
     cycle_ = issue + 1 + kTrapRefetch;
   } else {
@@ -358,11 +361,13 @@ trapped:
   goto next_block;
 
 stalled:
+  flush_results();
   n += INSN_INDEX();
   instret_ = instret0 + n;
   return StopReason::kStalled;
 
 leave:
+  flush_results();
   instret_ = instret0 + n;
   return halt_.kind != Halt::Kind::kNone ? StopReason::kHalted : StopReason::kBudget;
 }

@@ -108,18 +108,28 @@ class Hart {
     latest_ready_ = std::max(latest_ready_, issue + d.lat.result);
   }
   // Whether `b`'s schedule holds when it is entered at cycle `entry`.
-  [[gnu::always_inline]] bool schedule_holds(const Block& b, uint64_t entry) const {
+  [[gnu::always_inline]] bool schedule_holds(const Block& b, uint64_t entry) {
     if (latest_ready_ <= entry) return true;  // nothing in flight
+    flush_results();
     bool late = false;
     for (uint32_t i = 0; i < Block::kFixed; ++i) late |= ready_[b.live_slot[i]] > entry + b.live_cycle[i];
     if (!b.live_in_rest.empty()) [[unlikely]]
       for (const SlotTime& s : b.live_in_rest) late |= ready_[s.slot] > entry + s.cycle;
     return !late;
   }
-  // A scheduled block ran to its end from cycle `entry`: apply its schedule.
+  // A scheduled block ran to its end from cycle `entry`: apply its schedule. Its results'
+  // ready cycles are written when another block ends or something reads them: a loop of
+  // one block writes them once, when it is left (each pass overwrites the same slots).
   [[gnu::always_inline]] void finish_block(const Block& b, uint64_t entry, bool taken) {
     cycle_ = entry + b.cycles + (taken ? b.taken_penalty : 0);
     latest_ready_ = std::max(latest_ready_, entry + b.last_ready);
+    if (&b != deferred_) [[unlikely]] {
+      flush_results();
+      deferred_ = &b;
+    }
+    deferred_entry_ = entry;
+  }
+  void write_results(const Block& b, uint64_t entry) {
     // Unrolled by the number of results: one well-predicted jump rather than a loop.
 #define TESSERA_RESULT(i) \
   case i + 1: ready_[b.result_slot[i]] = entry + b.result_cycle[i]; [[fallthrough]];
@@ -135,9 +145,17 @@ class Hart {
       if (b.writes_fflags) ready_[kSlotFflags] = std::max(ready_[kSlotFflags], entry + b.fflags_ready);
     }
   }
+  // Writes the deferred results: before anything reads ready_ or the block changes.
+  void flush_results() {
+    if (deferred_) {
+      write_results(*deferred_, deferred_entry_);
+      deferred_ = nullptr;
+    }
+  }
   // Times instructions [from, to) of `b` one by one from the current cycle (the last of
   // them jumped if `taken`).
   void settle(const Block& b, uint32_t from, uint32_t to, bool taken) {
+    flush_results();
     for (uint32_t i = from; i < to; ++i) time_insn(b.insns[i], taken && i + 1 == to);
   }
 
@@ -152,6 +170,8 @@ class Hart {
   uint64_t cycle_ = 0, instret_ = 0;
   uint64_t ready_[kSlotCount] = {};  // cycle model: when each register's value is ready
   uint64_t latest_ready_ = 0;        // at least every ready_ value (nothing in flight if <= cycle_)
+  const Block* deferred_ = nullptr;  // the last scheduled block, its results not yet in ready_
+  uint64_t deferred_entry_ = 0;      // the cycle it was entered
 
   uint8_t* sram_;
   uint32_t sram_bytes_;
