@@ -250,11 +250,36 @@ StopReason Hart::run_loop(uint64_t max_insns) {
 
 // pc_ is written back only where the block is left (and before slow paths and traps);
 // each block instruction knows its own pc, and only the last can jump (setting npc).
-#define RETIRE_AND_NEXT()                                                \
+#define RETIRE_AND_NEXT(fmt)                                             \
   if constexpr (kTrace) trace_retired(*dp, dp->pc);                      \
   if (leave_block) [[unlikely]] goto retire_exit;                        \
-  ++dp;                                                                  \
-  goto* dp->handler
+  NEXT_##fmt
+  // Branches and jumps always end their block: straight to its end.
+#define NEXT_B goto block_end
+#define NEXT_J goto block_end
+#define NEXT_Jr goto block_end
+#define NEXT_ANY ++dp; goto* dp->handler
+#define NEXT_U NEXT_ANY
+#define NEXT_Load NEXT_ANY
+#define NEXT_Store NEXT_ANY
+#define NEXT_I NEXT_ANY
+#define NEXT_Shift NEXT_ANY
+#define NEXT_R NEXT_ANY
+#define NEXT_Fence NEXT_ANY
+#define NEXT_None NEXT_ANY
+#define NEXT_Csr NEXT_ANY
+#define NEXT_CsrI NEXT_ANY
+#define NEXT_FLoad NEXT_ANY
+#define NEXT_FStore NEXT_ANY
+#define NEXT_FR4 NEXT_ANY
+#define NEXT_FRm NEXT_ANY
+#define NEXT_FR1m NEXT_ANY
+#define NEXT_FR NEXT_ANY
+#define NEXT_XFm NEXT_ANY
+#define NEXT_XF NEXT_ANY
+#define NEXT_XFF NEXT_ANY
+#define NEXT_FXm NEXT_ANY
+#define NEXT_FX NEXT_ANY
 
   goto next_block;
 
@@ -262,7 +287,7 @@ StopReason Hart::run_loop(uint64_t max_insns) {
   op_##id : {                                        \
     PROLOGUE_##fmt __VA_ARGS__ EPILOGUE_##fmt        \
   }                                                  \
-  RETIRE_AND_NEXT();
+  RETIRE_AND_NEXT(fmt);
 #include "tessera/emu/insns.def"
 #undef INSN
 
@@ -276,11 +301,12 @@ block_end: {
   pc = npc;
   n += blk->len;
   const bool taken = pc != blk->end_pc;
+  // (A block whose instructions were timed inside, settled > 0, ended through retire_exit.)
   if constexpr (kTiming) {
-    if (settled == 0 && blk->scheduled && schedule_holds(*blk, cycle_)) finish_block(*blk, cycle_, taken);
-    else settle(*blk, settled, blk->len, taken);
+    if (blk->scheduled && schedule_holds(*blk, cycle_)) finish_block(*blk, cycle_, taken);
+    else settle(*blk, 0, blk->len, taken);
   } else {
-    cycle_ += blk->len - settled;
+    cycle_ += blk->len;
   }
   // The block found after this one last time, if it is still at this pc and checked in
   // this epoch (which also means in this run, so its handlers are this loop's).
