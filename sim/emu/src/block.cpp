@@ -95,6 +95,7 @@ void build_block(Block& b, const uint8_t* sram, uint32_t sram_bytes, uint32_t st
     if (ends_block(d.op)) break;
   }
   b.len = static_cast<uint32_t>(b.insns.size());
+  b.start_pc = kSramBase + start;
   b.end_pc = kSramBase + start + 4 * b.len;
   b.scheduled = !has_csr;
   schedule(b);

@@ -100,6 +100,7 @@ inline Block& Hart::block_at(uint32_t offset, const void* const* table) {
 Block& Hart::step_block(const Block& b) {
   step_.start = b.start;
   step_.len = 1;
+  step_.start_pc = b.insns[0].pc;
   step_.end_pc = b.insns[0].pc + 4;
   step_.scheduled = false;
   step_.insns.assign(b.insns.begin(), b.insns.begin() + 1);
@@ -308,6 +309,9 @@ block_end: {
   } else {
     cycle_ += blk->len;
   }
+  // A loop of one block runs it again: nothing inside started a new epoch (a store into
+  // code or a slow path leaves through retire_exit), so it is still valid.
+  if (pc == blk->start_pc) goto enter_block;
   // The block found after this one last time, if it is still at this pc and checked in
   // this epoch (which also means in this run, so its handlers are this loop's).
   Block* const from = blk;

@@ -31,7 +31,8 @@ struct Block {
 
   uint32_t start = 0;   // SRAM offset of the first instruction
   uint32_t len = 0;     // instructions, without the end marker
-  uint32_t end_pc = 0;  // the address after the last instruction
+  uint32_t start_pc = 0;  // the address of the first instruction
+  uint32_t end_pc = 0;    // the address after the last instruction
   uint64_t epoch = 0;   // the hart's code epoch in which the words were last checked
   // insns[len] is the end marker (kOpBlockEnd).
   std::vector<BlockInsn> insns;
