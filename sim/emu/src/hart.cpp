@@ -1,10 +1,11 @@
 // The ISS's execute loop. Each instruction's semantics come from insns.def; this file
 // supplies the vocabulary they are written in (operands, memory, jumps, traps, CSRs).
 //
-// Speed: instructions are decoded once per distinct word into a per-page cache whose tag
-// is the raw word itself (so stores to code and DMA into SRAM need no invalidation), SRAM
-// accesses take an inline fast path, and everything rare (register block, HTIF, traps)
-// lives out of line.
+// Speed: instructions are decoded once into blocks (block.h) that run one after another
+// without a fetch per instruction, each with its cycle-model schedule worked out once;
+// SRAM accesses take an inline fast path, and everything rare (register block, HTIF,
+// traps) lives out of line. Self-modifying code: a store into a line holding code ends
+// its block and has every block's words checked again before they run (hart.h).
 #include "tessera/emu/hart.h"
 
 #include <algorithm>
@@ -27,7 +28,9 @@ using arch::kSramBase;
 constexpr uint64_t kTrapRefetch = arch::kLatency[static_cast<size_t>(arch::InsnClass::kJump)].taken_penalty;
 
 Hart::Hart(uint8_t* sram, uint32_t sram_bytes, TileBus* bus)
-    : sram_(sram), sram_bytes_(sram_bytes), bus_(bus), icache_((sram_bytes + 4095) >> kPageShift) {
+    : sram_(sram), sram_bytes_(sram_bytes), bus_(bus),
+      blocks_((sram_bytes + (1u << kPageShift) - 1) >> kPageShift),
+      code_lines_((sram_bytes + (1u << kCodeLineShift) - 1) >> kCodeLineShift) {
   // Every bounds check below is `offset < sram_bytes_` on an aligned offset of at most 4
   // bytes: with sram_bytes_ a non-zero multiple of 4 the whole access is then inside SRAM
   // (no `offset + size` that could wrap in 32 bits).
@@ -46,9 +49,12 @@ void Hart::reset(uint32_t pc) {
   fflags_ = frm_ = 0;
   cycle_ = instret_ = 0;
   std::fill(std::begin(ready_), std::end(ready_), 0);
+  latest_ready_ = 0;
+  deferred_ = nullptr;
   halt_ = {};
   latch_ = {};
   superstep = 0;
+  ++epoch_;  // SRAM is rewritten around a reset
 }
 
 void Hart::set_tohost(uint32_t tohost_addr, uint32_t fromhost_addr) {
@@ -56,24 +62,50 @@ void Hart::set_tohost(uint32_t tohost_addr, uint32_t fromhost_addr) {
   fromhost_ = fromhost_addr;
 }
 
-Decoded* Hart::alloc_page(uint32_t offset) {
-  auto& page = icache_[offset >> kPageShift];
-  page = std::make_unique<Decoded[]>(kPageInsns);
-  const Decoded zero = decode(0);
-  for (uint32_t i = 0; i < kPageInsns; ++i) page[i] = zero;
-  return page.get();
+void Hart::rebuild(Block& b, uint32_t offset) {
+  build_block(b, sram_, sram_bytes_, offset);
+  b.epoch = epoch_;
+  for (uint32_t line = offset >> kCodeLineShift; line <= (offset + 4 * b.len - 1) >> kCodeLineShift; ++line)
+    code_lines_[line] = 1;
 }
 
-void Hart::redecode(Decoded& d, uint32_t raw) { d = decode(raw); }
+Block& Hart::block_slow(uint32_t offset, const void* const* table) {
+  flush_results();  // the deferred block may be rebuilt
+  auto& page = blocks_[offset >> kPageShift];
+  if (!page) page = std::make_unique<std::unique_ptr<Block>[]>(kPageInsns);
+  auto& b = page[(offset >> 2) & (kPageInsns - 1)];
+  if (!b) {
+    b = std::make_unique<Block>();
+    rebuild(*b, offset);
+  } else if (b->epoch != epoch_) {
+    if (block_matches(*b, sram_)) b->epoch = epoch_;
+    else rebuild(*b, offset);
+  }
+  if (b->table != table) {
+    for (BlockInsn& i : b->insns) i.handler = table[static_cast<size_t>(i.op)];
+    b->table = table;
+  }
+  return *b;
+}
 
-inline const Decoded& Hart::fetch_decoded(uint32_t offset) {
-  Decoded* page = icache_[offset >> kPageShift].get();
-  if (!page) [[unlikely]] page = alloc_page(offset);
-  Decoded& d = page[(offset >> 2) & (kPageInsns - 1)];
-  uint32_t raw;
-  std::memcpy(&raw, sram_ + offset, 4);
-  if (d.raw != raw) [[unlikely]] redecode(d, raw);
-  return d;
+// Every run starts a new epoch, so a block checked in this epoch was checked in this run
+// and holds this run's handlers.
+inline Block& Hart::block_at(uint32_t offset, const void* const* table) {
+  if (const auto& page = blocks_[offset >> kPageShift]) [[likely]]
+    if (Block* b = page[(offset >> 2) & (kPageInsns - 1)].get())
+      if (b->epoch == epoch_) [[likely]] return *b;
+  return block_slow(offset, table);
+}
+
+Block& Hart::step_block(const Block& b) {
+  step_.start = b.start;
+  step_.len = 1;
+  step_.start_pc = b.insns[0].pc;
+  step_.end_pc = b.insns[0].pc + 4;
+  step_.scheduled = false;
+  step_.insns.assign(b.insns.begin(), b.insns.begin() + 1);
+  step_.insns.push_back(b.insns[b.len]);
+  return step_;
 }
 
 void Hart::raise(uint32_t cause, uint32_t tval) {
@@ -182,91 +214,191 @@ enum CsrKind { kCsrW, kCsrS, kCsrC };  // CSR_OP: write, set bits, clear bits
 template <bool kTrace, bool kTiming>
 StopReason Hart::run_loop(uint64_t max_insns) {
   // Threaded dispatch: every handler ends in its own indirect jump to the next one, which
-  // the host's branch predictor learns far better than one shared switch.
+  // the host's branch predictor learns far better than one shared switch; each block
+  // instruction holds its handler's address.
   static void* const kHandlers[] = {
       &&op_kIllegal,
 #define INSN(id, ...) &&op_##id,
 #include "tessera/emu/insns.def"
 #undef INSN
+      &&block_end,
   };
-  static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(Op::kCount));
+  static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(kOpBlockEnd) + 1);
 
   if (halt_.kind != Halt::Kind::kNone) return StopReason::kHalted;
   if (max_insns == 0) return StopReason::kBudget;
-  uint64_t n = 0;
-  const Decoded* dp = nullptr;
+  ++epoch_;  // SRAM may have been written since the last run: check each block's words again
+  // Instructions retired or trapped in this run before the current block; instret_ is kept
+  // as instret0 + n and written back where something may read it (CSRs, leaving).
+  uint64_t n = 0, instret0 = instret_;
+  Block* blk = nullptr;
+  const BlockInsn* dp = nullptr;
   uint32_t pc = 0, npc = 0, offset = 0;
   [[maybe_unused]] uint32_t rm_bits = 0;
   [[maybe_unused]] fp::Rm rm = fp::Rm::kRne;
   [[maybe_unused]] uint32_t flags_before = 0;
-  // Halts happen only in slow paths (HTIF, the EXIT register, traps); those set this.
-  bool stop_after_retire = false;
+  // The cycle model is applied after the fact: a block's instructions do not depend on it,
+  // so cycle_ and ready_ keep their values from the block's entry until it ends, and are
+  // then advanced by the block's schedule, or instruction by instruction where the
+  // schedule does not hold. Where something reads them inside a block (the register
+  // block, traps), the instructions before are timed first: `settled` of them.
+  uint32_t settled = 0;
+  // Set by the slow paths of loads and stores (halts, stores into code, the register
+  // block): the block ends after this instruction.
+  bool leave_block = false;
 
 #include "hart_exec.inc"
 
-#define FETCH_AND_DISPATCH()                                  \
-  pc = pc_;                                                   \
-  offset = pc - kSramBase;                                    \
-  if (offset >= sram_bytes_) [[unlikely]] goto fetch_fault;   \
-  dp = &fetch_decoded(offset);                                \
-  npc = pc + 4;                                               \
-  goto* kHandlers[static_cast<size_t>(dp->op)]
-  // The cycle model (arch/latency.toml), when timing is on: an instruction issues when its sources are ready,
-  // holds the issue slot for its class's issue cycles (plus the refetch penalty of a taken
-  // branch or jump), and its result is ready `result` cycles after issue.
-#define RETIRE_AND_NEXT()                                                                  \
-  x_[0] = 0;                                                                               \
-  pc_ = npc;                                                                               \
-  ++instret_;                                                                              \
-  if constexpr (kTiming) {                                                                 \
-    const uint64_t issue_ = std::max({cycle_, ready_[dp->src[0]], ready_[dp->src[1]], ready_[dp->src[2]]}); \
-    cycle_ = issue_ + dp->lat.issue + (npc != pc + 4 ? dp->lat.taken_penalty : 0);        \
-    ready_[dp->dst] = issue_ + dp->lat.result;                                             \
-    /* fflags: a CSR waits for every flag in flight, not only the youngest's */            \
-    ready_[dp->dst2] = std::max(ready_[dp->dst2], issue_ + dp->lat.result);                \
-  } else {                                                                                 \
-    ++cycle_;                                                                              \
-  }                                                                                        \
-  if constexpr (kTrace) trace_retired(*dp, pc);                      \
-  if (stop_after_retire || ++n == max_insns) [[unlikely]] goto leave; \
-  FETCH_AND_DISPATCH()
+// pc_ is written back only where the block is left (and before slow paths and traps);
+// each block instruction knows its own pc, and only the last can jump (setting npc).
+#define RETIRE_AND_NEXT(fmt)                                             \
+  if constexpr (kTrace) trace_retired(*dp, dp->pc);                      \
+  if (leave_block) [[unlikely]] goto retire_exit;                        \
+  NEXT_##fmt
+  // Branches and jumps always end their block: straight to its end.
+#define NEXT_B goto block_end
+#define NEXT_J goto block_end
+#define NEXT_Jr goto block_end
+#define NEXT_ANY ++dp; goto* dp->handler
+#define NEXT_U NEXT_ANY
+#define NEXT_Load NEXT_ANY
+#define NEXT_Store NEXT_ANY
+#define NEXT_I NEXT_ANY
+#define NEXT_Shift NEXT_ANY
+#define NEXT_R NEXT_ANY
+#define NEXT_Fence NEXT_ANY
+#define NEXT_None NEXT_ANY
+#define NEXT_Csr NEXT_ANY
+#define NEXT_CsrI NEXT_ANY
+#define NEXT_FLoad NEXT_ANY
+#define NEXT_FStore NEXT_ANY
+#define NEXT_FR4 NEXT_ANY
+#define NEXT_FRm NEXT_ANY
+#define NEXT_FR1m NEXT_ANY
+#define NEXT_FR NEXT_ANY
+#define NEXT_XFm NEXT_ANY
+#define NEXT_XF NEXT_ANY
+#define NEXT_XFF NEXT_ANY
+#define NEXT_FXm NEXT_ANY
+#define NEXT_FX NEXT_ANY
 
-  FETCH_AND_DISPATCH();
+  goto next_block;
 
 #define INSN(id, name, fmt, mask, match, klass, ...) \
   op_##id : {                                        \
     PROLOGUE_##fmt __VA_ARGS__ EPILOGUE_##fmt        \
   }                                                  \
-  RETIRE_AND_NEXT();
+  RETIRE_AND_NEXT(fmt);
 #include "tessera/emu/insns.def"
 #undef INSN
 
 op_kIllegal:
   ILLEGAL();
 
+  // The cycle model (arch/latency.toml), when timing is on: an instruction issues when its
+  // sources are ready, holds the issue slot for its class's issue cycles (plus the refetch
+  // penalty of a taken branch or jump), and its result is ready `result` cycles after issue.
+block_end: {
+  pc = npc;
+  n += blk->len;
+  const bool taken = pc != blk->end_pc;
+  // (A block whose instructions were timed inside, settled > 0, ended through retire_exit.)
+  if constexpr (kTiming) {
+    if (blk->scheduled && schedule_holds(*blk, cycle_)) finish_block(*blk, cycle_, taken);
+    else settle(*blk, 0, blk->len, taken);
+  } else {
+    cycle_ += blk->len;
+  }
+  // A loop of one block runs it again: nothing inside started a new epoch (a store into
+  // code or a slow path leaves through retire_exit), so it is still valid.
+  if (pc == blk->start_pc) goto enter_block;
+  // The block found after this one last time, if it is still at this pc and checked in
+  // this epoch (which also means in this run, so its handlers are this loop's).
+  Block* const from = blk;
+  if (from->next_pc[taken] == pc && from->next[taken]->epoch == epoch_) [[likely]] {
+    blk = from->next[taken];
+    goto enter_block;
+  }
+  pc_ = pc;
+  if (n == max_insns) goto leave;
+  offset = pc - kSramBase;
+  if (offset >= sram_bytes_) [[unlikely]] goto fetch_fault;
+  blk = &block_at(offset, kHandlers);
+  if (from != &step_) {
+    from->next[taken] = blk;
+    from->next_pc[taken] = pc;
+  }
+  goto enter_block;
+}
+next_block:
+  pc = pc_;
+  offset = pc - kSramBase;
+  if (offset >= sram_bytes_) [[unlikely]] goto fetch_fault;
+  blk = &block_at(offset, kHandlers);
+enter_block:
+  // A budget that ends inside the block (or here): its instructions one at a time.
+  if (max_insns - n < blk->len) [[unlikely]] {
+    pc_ = pc;
+    if (n == max_insns) goto leave;
+    blk = &step_block(*blk);
+  }
+  settled = 0;
+  dp = blk->insns.data();
+  npc = blk->end_pc;
+  goto* dp->handler;
+
+retire_exit: {
+  const bool taken = npc != blk->end_pc;  // only the last instruction can jump
+  pc_ = taken ? npc : dp->pc + 4;
+  const uint32_t done = INSN_INDEX() + 1;
+  SETTLE_TO(done, taken);
+  n += done;
+  if (n == max_insns || halt_.kind != Halt::Kind::kNone) goto leave;
+  leave_block = false;
+  goto next_block;
+}
+
 fetch_fault:
+  pc_ = pc;
   raise(kCauseFetchAccess, pc);
   dp = nullptr;
 trapped:
+  if (dp) {
+    const uint32_t done = INSN_INDEX();
+    SETTLE_TO(done, false);
+    n += done;
+  }
   // A trap is decided when the instruction issues, then the fetch restarts at mtvec.
   if constexpr (kTiming) {
+    flush_results();
     const uint64_t issue = dp ? std::max({cycle_, ready_[dp->src[0]], ready_[dp->src[1]], ready_[dp->src[2]]}) : cycle_;
     cycle_ = issue + 1 + kTrapRefetch;
   } else {
     ++cycle_;
   }
-  if (halt_.kind != Halt::Kind::kNone) [[unlikely]] stop_after_retire = true;
   if constexpr (kTrace) {
     const uint32_t raw = dp ? dp->raw : 0;
+    if (dp) pc = dp->pc;
     if (halt_.kind == Halt::Kind::kTrap)
       std::fprintf(trace_, "0x%08x (0x%08x) trap %s, halted\n", pc, raw, cause_name(halt_.code));
     else
       std::fprintf(trace_, "0x%08x (0x%08x) trap %s (mtval 0x%08x)\n", pc, raw, cause_name(mcause_), mtval_);
   }
-  if (stop_after_retire || ++n == max_insns) goto leave;
-  FETCH_AND_DISPATCH();
+  if (halt_.kind != Halt::Kind::kNone) goto leave;
+  --instret0;  // a trap counts against the budget but retires nothing
+  if (++n == max_insns) goto leave;
+  leave_block = false;
+  goto next_block;
+
+stalled:
+  flush_results();
+  n += INSN_INDEX();
+  instret_ = instret0 + n;
+  return StopReason::kStalled;
 
 leave:
+  flush_results();
+  instret_ = instret0 + n;
   return halt_.kind != Halt::Kind::kNone ? StopReason::kHalted : StopReason::kBudget;
 }
 

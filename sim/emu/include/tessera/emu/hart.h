@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "tessera/emu/block.h"
 #include "tessera/emu/decode.h"
 
 namespace tessera::emu {
@@ -74,6 +75,7 @@ class Hart {
   void set_cycle(uint64_t c) {
     cycle_ = c;
     for (uint64_t& r : ready_) r = std::min(r, c);
+    latest_ready_ = std::min(latest_ready_, c);
   }
   uint32_t superstep = 0;  // maintained by the tile; recorded in the trap latch
 
@@ -92,11 +94,74 @@ class Hart {
   void raise(uint32_t cause, uint32_t tval);
   void htif_command();
   void trace_retired(const Decoded& d, uint32_t pc);
-  const Decoded& fetch_decoded(uint32_t offset);
-  Decoded* alloc_page(uint32_t offset);
-  void redecode(Decoded& d, uint32_t raw);
+  Block& block_at(uint32_t offset, const void* const* table);
+  Block& block_slow(uint32_t offset, const void* const* table);
+  Block& step_block(const Block& b);
+  void rebuild(Block& b, uint32_t offset);
+  // The cycle model, one instruction at a time (`taken`: it jumped).
+  void time_insn(const Decoded& d, bool taken) {
+    const uint64_t issue = std::max({cycle_, ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
+    cycle_ = issue + d.lat.issue + (taken ? d.lat.taken_penalty : 0);
+    ready_[d.dst] = issue + d.lat.result;
+    // fflags: a CSR waits for every flag in flight, not only the youngest's.
+    ready_[d.dst2] = std::max(ready_[d.dst2], issue + d.lat.result);
+    latest_ready_ = std::max(latest_ready_, issue + d.lat.result);
+  }
+  // Whether `b`'s schedule holds when it is entered at cycle `entry`.
+  [[gnu::always_inline]] bool schedule_holds(const Block& b, uint64_t entry) {
+    if (latest_ready_ <= entry) return true;  // nothing in flight
+    flush_results();
+    bool late = false;
+    for (uint32_t i = 0; i < Block::kFixed; ++i) late |= ready_[b.live_slot[i]] > entry + b.live_cycle[i];
+    if (!b.live_in_rest.empty()) [[unlikely]]
+      for (const SlotTime& s : b.live_in_rest) late |= ready_[s.slot] > entry + s.cycle;
+    return !late;
+  }
+  // A scheduled block ran to its end from cycle `entry`: apply its schedule. Its results'
+  // ready cycles are written when another block ends or something reads them: a loop of
+  // one block writes them once, when it is left (each pass overwrites the same slots).
+  [[gnu::always_inline]] void finish_block(const Block& b, uint64_t entry, bool taken) {
+    cycle_ = entry + b.cycles + (taken ? b.taken_penalty : 0);
+    latest_ready_ = std::max(latest_ready_, entry + b.last_ready);
+    if (&b != deferred_) [[unlikely]] {
+      flush_results();
+      deferred_ = &b;
+    }
+    deferred_entry_ = entry;
+  }
+  void write_results(const Block& b, uint64_t entry) {
+    // Unrolled by the number of results: one well-predicted jump rather than a loop.
+#define TESSERA_RESULT(i) \
+  case i + 1: ready_[b.result_slot[i]] = entry + b.result_cycle[i]; [[fallthrough]];
+    static_assert(Block::kFixed == 8);
+    switch (b.fixed_results) {
+      TESSERA_RESULT(7) TESSERA_RESULT(6) TESSERA_RESULT(5) TESSERA_RESULT(4)
+      TESSERA_RESULT(3) TESSERA_RESULT(2) TESSERA_RESULT(1) TESSERA_RESULT(0)
+      default: break;
+    }
+#undef TESSERA_RESULT
+    if (b.more_results) [[unlikely]] {
+      for (const SlotTime& s : b.results_rest) ready_[s.slot] = entry + s.cycle;
+      if (b.writes_fflags) ready_[kSlotFflags] = std::max(ready_[kSlotFflags], entry + b.fflags_ready);
+    }
+  }
+  // Writes the deferred results: before anything reads ready_ or the block changes.
+  void flush_results() {
+    if (deferred_) {
+      write_results(*deferred_, deferred_entry_);
+      deferred_ = nullptr;
+    }
+  }
+  // Times instructions [from, to) of `b` one by one from the current cycle (the last of
+  // them jumped if `taken`).
+  void settle(const Block& b, uint32_t from, uint32_t to, bool taken) {
+    flush_results();
+    for (uint32_t i = from; i < to; ++i) time_insn(b.insns[i], taken && i + 1 == to);
+  }
 
-  uint32_t x_[32] = {};
+  // x0..x31, then room for the scoreboard's other slots: an instruction writes its x result
+  // to x_[dst], its scoreboard slot, which is the sink for x0, so x0 stays 0 unwritten.
+  uint32_t x_[kSlotCount] = {};
   uint32_t f_[32] = {};
   uint32_t pc_ = 0;
   // CSR state.
@@ -104,6 +169,9 @@ class Hart {
   uint32_t fflags_ = 0, frm_ = 0;
   uint64_t cycle_ = 0, instret_ = 0;
   uint64_t ready_[kSlotCount] = {};  // cycle model: when each register's value is ready
+  uint64_t latest_ready_ = 0;        // at least every ready_ value (nothing in flight if <= cycle_)
+  const Block* deferred_ = nullptr;  // the last scheduled block, its results not yet in ready_
+  uint64_t deferred_entry_ = 0;      // the cycle it was entered
 
   uint8_t* sram_;
   uint32_t sram_bytes_;
@@ -114,10 +182,19 @@ class Hart {
   bool timing_ = true;
   Halt halt_;
   TrapLatch latch_;
-  // Decode cache, one page per 4 KiB of SRAM, allocated when code is first fetched there.
+  // Decoded blocks, one slot per word of SRAM in pages of 4 KiB, a page allocated when
+  // code is first fetched there. A block's words are checked against SRAM once per code
+  // epoch: a new epoch starts with every run (the machine and the host write SRAM between
+  // runs), at reset, and when the hart stores into a line that holds code or touches the
+  // register block; such a store also ends the block it is in, so the next instruction is
+  // fetched anew.
   static constexpr uint32_t kPageShift = 12;
   static constexpr uint32_t kPageInsns = 1u << (kPageShift - 2);
-  std::vector<std::unique_ptr<Decoded[]>> icache_;
+  static constexpr uint32_t kCodeLineShift = 6;
+  std::vector<std::unique_ptr<std::unique_ptr<Block>[]>> blocks_;
+  std::vector<uint8_t> code_lines_;  // non-zero: some block holds a word of this 64-byte line
+  uint64_t epoch_ = 1;
+  Block step_;  // one instruction of a block, run alone when the budget ends inside it
 };
 
 }  // namespace tessera::emu

@@ -1,0 +1,79 @@
+// The ISS's decoded blocks: the instructions from one start address up to the first that
+// ends a block, decoded once, with the cycle model's schedule of the whole block worked
+// out in advance for the usual case that nothing from before the block stalls it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tessera/emu/decode.h"
+
+namespace tessera::emu {
+
+// The op that follows a block's last instruction: the executor's "look up the next block".
+inline constexpr Op kOpBlockEnd = Op::kCount;
+
+// A scoreboard slot and a cycle count relative to the block's entry.
+struct SlotTime {
+  uint8_t slot;
+  uint32_t cycle;
+};
+
+// A block's instruction, with the executor's handler for it (direct threading).
+struct BlockInsn : Decoded {
+  const void* handler = nullptr;
+  uint32_t pc = 0;
+};
+
+struct Block {
+  // Control transfers, traps, CSR accesses and fence.i end a block; so does this length.
+  static constexpr uint32_t kMaxInsns = 32;
+
+  uint32_t start = 0;   // SRAM offset of the first instruction
+  uint32_t len = 0;     // instructions, without the end marker
+  uint32_t start_pc = 0;  // the address of the first instruction
+  uint32_t end_pc = 0;    // the address after the last instruction
+  uint64_t epoch = 0;   // the hart's code epoch in which the words were last checked
+  // insns[len] is the end marker (kOpBlockEnd).
+  std::vector<BlockInsn> insns;
+  // The handler table the `handler`s were taken from (the executor has one per mode).
+  const void* const* table = nullptr;
+
+  // The cycle model's schedule, valid when every source the block reads before writing it
+  // is ready by the cycle its first reader issues in the schedule (the live-ins). Then the
+  // block takes `cycles` (plus `taken_penalty` when its last instruction jumps) and leaves
+  // each slot it writes ready at its result cycle (fflags: at least `fflags_ready`).
+  // A block holding a CSR access has no schedule (it reads and writes mcycle itself).
+  // The first kFixed entries of live_in and results sit in fixed arrays that the executor
+  // walks without a loop (padded with the always-ready slot and the sink, which change
+  // nothing); the rest, in long blocks, in the vectors.
+  static constexpr uint32_t kFixed = 8;
+  bool scheduled = false;
+  uint32_t cycles = 0;
+  uint32_t taken_penalty = 0;
+  uint8_t live_slot[kFixed] = {};
+  uint32_t live_cycle[kFixed] = {};
+  uint32_t fixed_results = 0;  // entries used in result_slot / result_cycle
+  uint32_t last_ready = 0;     // the latest result cycle, fflags included
+  uint8_t result_slot[kFixed] = {};
+  uint32_t result_cycle[kFixed] = {};
+  std::vector<SlotTime> live_in_rest;
+  std::vector<SlotTime> results_rest;
+  bool writes_fflags = false;
+  uint32_t fflags_ready = 0;
+  bool more_results = false;  // results_rest is not empty or fflags is written
+
+  // Chaining: the block last found after this one, when it fell through (0) or jumped (1),
+  // and its address (1, which no pc is, when there is none); the executor checks the
+  // address and the block's epoch before use.
+  Block* next[2] = {nullptr, nullptr};
+  uint32_t next_pc[2] = {1, 1};
+};
+
+// Decodes the block at SRAM offset `start` (< sram_bytes, a multiple of 4) from `sram`.
+void build_block(Block& b, const uint8_t* sram, uint32_t sram_bytes, uint32_t start);
+
+// True if the block's words are still those in `sram`.
+bool block_matches(const Block& b, const uint8_t* sram);
+
+}  // namespace tessera::emu
