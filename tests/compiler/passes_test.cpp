@@ -69,6 +69,42 @@ TEST(Passes, DependentCopiesGetTheirOwnExchange) {
   EXPECT_EQ(l.exchanges.size(), 2u);
 }
 
+// Four runs of 2 from 8-element rows of `src` (tile 0) to `dst` on tile 1, where dst's
+// runs lie in two intervals (its elements 2-3 live on tile 2): one strided send, whose runs
+// land where the memory plan put each run's elements.
+TEST(Passes, FoldsRunsAtEvenStridesIntoOneSend) {
+  using namespace graph;
+  Graph g(*arch::find_target("tiny"));
+  const Tensor src = g.add_variable(DType::kF32, {32}, "src"), dst = g.add_variable(DType::kF32, {10}, "dst");
+  g.set_tile_mapping(src, 0);
+  g.set_tile_mapping(dst, 1);
+  g.set_tile_mapping(dst.slice(2, 4), 2);
+  Stream in = g.add_stream("in", DType::kF32, {32});
+  Stream out = g.add_stream("out", DType::kF32, {10});
+  const uint32_t runs[4][2] = {{2, 0}, {10, 4}, {18, 6}, {26, 8}};  // (src, dst) first elements
+  std::vector<Program> steps{HostWrite(in, src)};
+  for (const auto& [s, d] : runs) steps.push_back(Copy(src.slice(s, s + 2), dst.slice(d, d + 2)));
+  steps.push_back(HostRead(out, dst));
+  g.add_program("main", Sequence(steps));
+  graph::validate(g);
+  const Lowered l = lower_programs(g);
+  ExchangePlan x = plan_exchanges(g, l);
+  ASSERT_EQ(x.exchanges.size(), 1u);
+  ASSERT_EQ(x.exchanges[0].sends[0].size(), 4u);  // before memory planning: a transfer per run
+  const MemoryPlan m = plan_memory(g, l, x, kLayout);
+  ASSERT_TRUE(m.errors.empty());
+  const Resolved r = resolve_addresses(g, l, x, m);
+  ASSERT_EQ(r.tiles[0].sends[0].size(), 1u);
+  const Resolved::Tile::Send& send = r.tiles[0].sends[0][0];
+  EXPECT_EQ(send.count, 4u);
+  EXPECT_EQ(send.entry.bytes, 8u);
+  EXPECT_EQ(send.entry.dst_node, 1u);
+  for (uint32_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(send.entry.src + k * send.src_stride, m.addr_of(src.slice(runs[k][0], runs[k][0] + 2))) << k;
+    EXPECT_EQ(send.entry.dst_addr + k * send.dst_stride, m.addr_of(dst.slice(runs[k][1], runs[k][1] + 2))) << k;
+  }
+}
+
 TEST(Passes, RejectsAnExchangeWritingAnAddressTwice) {
   graph::Graph g(*arch::find_target("tiny"));
   auto t = g.add_variable(graph::DType::kF32, {12}, "t");
@@ -140,7 +176,7 @@ TEST(Passes, PlansMemoryByLiveRange) {
                                   scale(post, a), scale(a, post), HostRead(out, a)}));
   graph::validate(g);
   const Lowered l = lower_programs(g);
-  const ExchangePlan x = plan_exchanges(g, l);
+  ExchangePlan x = plan_exchanges(g, l);
   const MemoryPlan m = plan_memory(g, l, x, kLayout);
   ASSERT_TRUE(m.errors.empty());
   auto addr = [&](const Tensor& t) { return m.addr_of(t); };
@@ -191,7 +227,8 @@ TEST(Passes, PlacesTheLargestTemporariesFirst) {
                                   HostRead(out, x)}));
   graph::validate(g);
   const Lowered l = lower_programs(g);
-  const MemoryPlan m = plan_memory(g, l, plan_exchanges(g, l), kLayout);
+  ExchangePlan xp = plan_exchanges(g, l);
+  const MemoryPlan m = plan_memory(g, l, xp, kLayout);
   ASSERT_TRUE(m.errors.empty());
   uint32_t lo = UINT32_MAX, hi = 0;
   for (const Tensor& t : {a, b, c}) {
@@ -229,7 +266,8 @@ TEST(Passes, CountsWhatATileNeedsWithSharingPastTheEnd) {
                                   scale(t2.slice(0, 4), x), scale(x, t2.slice(0, 4)), HostRead(out, x)}));
   graph::validate(g);
   const Lowered l = lower_programs(g);
-  const MemoryPlan m = plan_memory(g, l, plan_exchanges(g, l), kLayout);
+  ExchangePlan xp = plan_exchanges(g, l);
+  const MemoryPlan m = plan_memory(g, l, xp, kLayout);
   ASSERT_EQ(m.errors.size(), 1u);
   EXPECT_LT(m.tiles[0].needed, uint64_t{n} * 4 + 1024) << m.errors[0];
   EXPECT_GT(m.tiles[0].needed, uint64_t{n} * 4);
@@ -258,7 +296,7 @@ TEST(Passes, KeepsTensorsReadBeforeWrittenOrUsedByTwoProgramsForTheWholeRun) {
   g.add_program("b", Sequence({scale(late, shared), scale(shared, late)}));
   graph::validate(g);
   const Lowered l = lower_programs(g);
-  const ExchangePlan x = plan_exchanges(g, l);
+  ExchangePlan x = plan_exchanges(g, l);
   const MemoryPlan m = plan_memory(g, l, x, kLayout);
   std::vector<uint32_t> addrs;
   for (const Tensor& t : {acc, tmp, shared}) addrs.push_back(m.addr_of(t));

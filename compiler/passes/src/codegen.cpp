@@ -130,9 +130,17 @@ exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPla
     img.put(mt.cs_table, table);
     table.clear();
     for (size_t x = 0; x < rt.sends.size(); ++x) {
-      table.insert(table.end(), {mt.send_lists[x], n(rt.sends[x].size()), rt.recv_words[x]});
       std::vector<uint32_t> list;
-      for (const arch::SendEntry& s : rt.sends[x]) list.insert(list.end(), {s.src, s.bytes, s.dst_node, s.dst_addr});
+      for (const Resolved::Tile::Send& s : rt.sends[x]) {
+        const arch::SendEntry& se = s.entry;
+        if (s.count == 1) {
+          list.insert(list.end(), {se.src, se.bytes, se.dst_node, se.dst_addr});
+        } else {
+          list.insert(list.end(), {se.src, se.bytes, se.dst_node | arch::kSendRepeat, se.dst_addr});
+          list.insert(list.end(), {s.count, s.src_stride, s.dst_stride, 0});
+        }
+      }
+      table.insert(table.end(), {mt.send_lists[x], n(list.size() / 4), rt.recv_words[x]});
       img.put(mt.send_lists[x], list);
     }
     img.put(mt.xchg_table, table);
@@ -166,7 +174,7 @@ exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPla
   std::vector<uint64_t> xchg_bytes(r.tiles.empty() ? 0 : r.tiles[0].sends.size(), 0);
   for (const Resolved::Tile& rt : r.tiles)
     for (size_t x = 0; x < rt.sends.size(); ++x)
-      for (const arch::SendEntry& s : rt.sends[x]) xchg_bytes[x] += s.bytes;
+      for (const Resolved::Tile::Send& s : rt.sends[x]) xchg_bytes[x] += uint64_t{s.entry.bytes} * s.count;
   const Cost c = cost(l.programs[0].words, 0, l.programs[0].words.size(), xchg_bytes);
   e.supersteps = c.supersteps;
   e.exchange_bytes = c.bytes;

@@ -38,7 +38,7 @@ exe::Executable compile(const graph::Graph& input, const CompileOptions& o) {
   graph::Graph g = input;
   const Lowered l = lower_programs(g);
   progress.done("lower programs");
-  const ExchangePlan x = plan_exchanges(g, l);
+  ExchangePlan x = plan_exchanges(g, l);
   progress.done("plan exchanges");
   const MemoryPlan m = plan_memory(g, l, x, o.layout);
   progress.done("plan memory");

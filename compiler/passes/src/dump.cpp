@@ -78,8 +78,11 @@ std::string dump(const graph::Graph& g, const ExchangePlan& x) {
     for (size_t t = 0; t < x.exchanges[e].sends.size(); ++t) {
       if (x.exchanges[e].sends[t].empty() && !x.exchanges[e].recv_words[t]) continue;
       o << "  tile " << t << " recv " << x.exchanges[e].recv_words[t] << "\n";
-      for (const ExchangePlan::Transfer& tr : x.exchanges[e].sends[t])
-        o << "    send " << g.describe(tr.src) << " -> " << g.describe(tr.dst) << "@" << tr.dst_tile << "\n";
+      for (const ExchangePlan::Transfer& tr : x.exchanges[e].sends[t]) {
+        o << "    send " << g.describe(tr.src) << " -> " << g.describe(tr.dst) << "@" << tr.dst_tile;
+        if (tr.count > 1) o << " x" << tr.count << " strides " << tr.src_stride << "," << tr.dst_stride;
+        o << "\n";
+      }
     }
   }
   for (size_t s = 0; s < x.streams.size(); ++s) {
@@ -129,8 +132,12 @@ std::string dump(const Resolved& r) {
     }
     for (size_t x = 0; x < rt.sends.size(); ++x) {
       o << "  exchange " << x << " recv " << rt.recv_words[x] << "\n";
-      for (const arch::SendEntry& s : rt.sends[x])
-        o << "    " << hex(s.src) << " " << s.bytes << " bytes -> tile " << s.dst_node << " " << hex(s.dst_addr) << "\n";
+      for (const Resolved::Tile::Send& s : rt.sends[x]) {
+        o << "    " << hex(s.entry.src) << " " << s.entry.bytes << " bytes -> tile " << s.entry.dst_node << " "
+          << hex(s.entry.dst_addr);
+        if (s.count > 1) o << " x" << s.count << " strides " << s.src_stride << "," << s.dst_stride;
+        o << "\n";
+      }
     }
     o << "  streams recv";
     for (uint32_t w : rt.stream_recv_words) o << " " << w;

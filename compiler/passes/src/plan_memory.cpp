@@ -6,7 +6,8 @@
 //   - control: one copy of each program's bytecode, then the compute-set, exchange,
 //     stream and condition tables;
 //   - vertex state: the tile's Vertex array per compute set, then each vertex's record;
-//   - send lists: one SendEntry array per exchange;
+//   - send lists: one array of 16-byte slots per exchange (a SendEntry, and a SendRepeat
+//     after each strided one);
 //   - landing: the hidden tensors that receive broadcast conditions (exchanges otherwise
 //     land directly in their destination tensors);
 //   - tensors: each interval of each variable on this tile, 8-byte aligned, by live range:
@@ -29,10 +30,12 @@
 // still completes so that the report is whole.
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <tuple>
 #include <utility>
 
 #include "allocator.h"
+#include "packing.h"
 #include "tessera/arch/tile_map.h"
 #include "tessera/passes/passes.h"
 
@@ -276,7 +279,7 @@ uint32_t MemoryPlan::addr_of(const Tensor& t) const {
   throw graph::GraphError("no address for element " + std::to_string(t.begin) + " of tensor " + std::to_string(t.var));
 }
 
-MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePlan& x, const exe::FirmwareLayout& fw) {
+MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x, const exe::FirmwareLayout& fw) {
   const uint32_t tiles = g.target().tiles;
   MemoryPlan m;
   m.sram_end = arch::kSramBase + g.target().sram_bytes;
@@ -284,6 +287,31 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
   m.vertex_state.assign(g.vertices().size(), 0);
   m.tensors.resize(g.variables().size());
   std::vector<TileAllocator> alloc(tiles, TileAllocator(fw.firmware_end, m.sram_end));
+
+  // Blocks: the intervals of a variable on one tile with one live range, placed together
+  // (packing.h); then the send lists can repeat runs within them (fold_sends).
+  const Liveness live(g, l);
+  struct Block {
+    uint32_t var, tile, first, last, bytes = 0;
+    bool persistent;
+  };
+  std::vector<Block> blocks;
+  Packing pack;
+  pack.slots.resize(g.variables().size());
+  for (uint32_t v = 0; v < g.variables().size(); ++v) {
+    const auto& ivs = live.intervals(v);
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> index;  // (tile, first, last) -> block
+    for (size_t i = 0; i < ivs.size(); ++i) {
+      const auto& r = live.range(v, i);
+      const auto [it, added] = index.try_emplace({ivs[i].tile, r.first, r.last}, static_cast<uint32_t>(blocks.size()));
+      if (added) blocks.push_back({v, ivs[i].tile, r.first, r.last, 0, r.persistent});
+      Block& b = blocks[it->second];
+      pack.slots[v].push_back({it->second, b.bytes});
+      b.bytes += ((ivs[i].end - ivs[i].begin) * kWord + 7) & ~7u;
+    }
+    pack.intervals.push_back(ivs);
+  }
+  fold_sends(x, pack);
 
   // Per tile: its vertices in id order and its vertex count per compute set (one pass over
   // the vertices, not one per tile).
@@ -316,47 +344,43 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePl
     for (uint32_t count : cs_counts[t]) mt.vertex_arrays.push_back(take(count * sizeof(arch::Vertex), u.vertex_state));
     for (uint32_t v : tile_vertices[t]) m.vertex_state[v] = take(n(g.vertices()[v].fields.size()) * kWord, u.vertex_state);
     // Send lists.
-    for (const ExchangePlan::Exchange& e : x.exchanges)
-      mt.send_lists.push_back(take(n(e.sends[t].size()) * sizeof(arch::SendEntry), u.send_lists));
+    for (const ExchangePlan::Exchange& e : x.exchanges) {
+      uint32_t slots = 0;
+      for (const ExchangePlan::Transfer& tr : e.sends[t]) slots += tr.slots();
+      mt.send_lists.push_back(take(slots * sizeof(arch::SendEntry), u.send_lists));
+    }
   }
-  // Tensors: landing buffers (hidden) first, then the user's persistent ones, then the
-  // rest, each interval on its tile by its live range. Within the landing buffers and
-  // within the rest, the largest go first (greedy by size): in creation order, small
-  // early temporaries split the space that later large ones need.
-  const Liveness live(g, l);
+  // Tensors, block by block: landing buffers (hidden) first, then the user's persistent
+  // ones, then the rest, each by its live range. Within the landing buffers and within the
+  // rest, the largest go first (greedy by size): in creation order, small early temporaries
+  // split the space that later large ones need.
   std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>> landing(tiles), user(tiles);
-  struct Request {
-    uint32_t bytes, first, last, var;
-    size_t interval;
-  };
-  std::vector<Request> requests;
-  const auto place = [&] {
-    std::stable_sort(requests.begin(), requests.end(), [](const Request& a, const Request& b) {
-      return a.bytes != b.bytes ? a.bytes > b.bytes : a.first < b.first;
+  std::vector<uint32_t> order;
+  std::vector<uint32_t> block_addr(blocks.size(), 0);
+  for (int pass = 0; pass < 3; ++pass) {
+    order.clear();
+    for (uint32_t k = 0; k < blocks.size(); ++k) {
+      const Block& b = blocks[k];
+      const bool hidden = g.variables()[b.var].hidden;
+      if (hidden != (pass == 0) || (pass == 1 && !b.persistent) || (pass == 2 && b.persistent)) continue;
+      order.push_back(k);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t p, uint32_t q) {
+      return blocks[p].bytes != blocks[q].bytes ? blocks[p].bytes > blocks[q].bytes : blocks[p].first < blocks[q].first;
     });
-    for (const Request& q : requests) {
-      MemoryPlan::Placed& p = m.tensors[q.var][q.interval];
-      p.addr = alloc[p.tile].alloc_live(q.bytes, 8, q.first, q.last);
+    for (uint32_t k : order) block_addr[k] = alloc[blocks[k].tile].alloc_live(blocks[k].bytes, 8, blocks[k].first, blocks[k].last);
+  }
+  for (uint32_t v = 0; v < g.variables().size(); ++v) {
+    const bool hidden = g.variables()[v].hidden;
+    const auto& ivs = live.intervals(v);
+    for (size_t i = 0; i < ivs.size(); ++i) {
+      const graph::Interval& iv = ivs[i];
+      const auto& r = live.range(v, i);
+      const Packing::Slot& s = pack.slots[v][i];
+      (hidden ? landing : user)[iv.tile].emplace_back((iv.end - iv.begin) * kWord, r.first, r.last);
+      m.tensors[v].push_back({iv.tile, iv.begin, iv.end, block_addr[s.block] + s.offset});
     }
-    requests.clear();
-  };
-  for (int pass = 0; pass < 3; ++pass, place())
-    for (uint32_t v = 0; v < g.variables().size(); ++v) {
-      const bool hidden = g.variables()[v].hidden;
-      if (hidden != (pass == 0)) continue;
-      const auto& ivs = live.intervals(v);
-      m.tensors[v].resize(ivs.size());
-      for (size_t i = 0; i < ivs.size(); ++i) {
-        const graph::Interval& iv = ivs[i];
-        const auto& r = live.range(v, i);
-        if (pass == 1 && !r.persistent) continue;
-        if (pass == 2 && r.persistent) continue;
-        const uint32_t bytes = (iv.end - iv.begin) * kWord;
-        (hidden ? landing : user)[iv.tile].emplace_back(bytes, r.first, r.last);
-        m.tensors[v][i] = {iv.tile, iv.begin, iv.end, 0};
-        requests.push_back({bytes, r.first, r.last, v, i});
-      }
-    }
+  }
   // Per tile, what lies there (variable, interval), for the errors' largest tensors.
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> placed(tiles);
   for (uint32_t v = 0; v < m.tensors.size(); ++v)

@@ -4,7 +4,8 @@
 //   - each vertex -> arch::Vertex{codelet index, state address} in its tile's compute set,
 //     and its state record: pointer fields -> the address of their region, u32/f32 fields
 //     -> their word;
-//   - each exchange transfer -> arch::SendEntry{src addr, bytes, dst tile, dst addr};
+//   - each exchange transfer -> arch::SendEntry{src addr, bytes, dst tile, dst addr}, with
+//     its count and strides in bytes when it repeats;
 //   - each condition -> per tile, the address of that tile's broadcast copy;
 //   - each user variable -> exe::Tensor with per-interval addresses; each host sync ->
 //     exe::Stream with per-run addresses (element offsets into the stream).
@@ -39,7 +40,8 @@ Resolved resolve_addresses(const graph::Graph& g, const Lowered& l, const Exchan
     for (uint32_t t = 0; t < tiles; ++t) {
       r.tiles[t].recv_words[e] = x.exchanges[e].recv_words[t];
       for (const ExchangePlan::Transfer& tr : x.exchanges[e].sends[t])
-        r.tiles[t].sends[e].push_back({m.addr_of(tr.src), tr.src.size() * 4, tr.dst_tile, m.addr_of(tr.dst)});
+        r.tiles[t].sends[e].push_back({{m.addr_of(tr.src), tr.src.size() * 4, tr.dst_tile, m.addr_of(tr.dst)},
+                                       tr.count, tr.src_stride, tr.dst_stride});
     }
   // Conditions: each tile reads its own broadcast copy.
   for (const Lowered::Condition& c : l.conditions)

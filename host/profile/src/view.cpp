@@ -115,8 +115,12 @@ ViewData make_view(const ExeImage& image, const GraphData& graph, const std::str
       const uint32_t entry = table + x * sizeof(arch::ExchangeEntry);
       const uint32_t list = image.word(tile, entry), entries = image.word(tile, entry + 4);
       for (uint32_t k = 0; k < entries; ++k) {
-        const uint32_t bytes = image.word(tile, list + 16 * k + 4), dst = image.word(tile, list + 16 * k + 8);
-        if (dst < e.tiles) v.exchange[size_t(group(tile)) * v.groups + group(dst)] += uint64_t(bytes) * runs[x];
+        const uint32_t bytes = image.word(tile, list + 16 * k + 4), dst_word = image.word(tile, list + 16 * k + 8);
+        // A strided entry (arch::kSendRepeat) is followed by its SendRepeat slot: count first.
+        const bool repeats = (dst_word & arch::kSendRepeat) && k + 1 < entries;
+        const uint64_t count = repeats ? image.word(tile, list + 16 * ++k) : 1;
+        const uint32_t dst = dst_word & ~arch::kSendRepeat;
+        if (dst < e.tiles) v.exchange[size_t(group(tile)) * v.groups + group(dst)] += uint64_t(bytes) * count * runs[x];
       }
     }
   }

@@ -72,6 +72,18 @@ struct SendEntry {
   uint32_t dst_addr;
 };
 
+// Bit 31 of SendEntry.dst_node: the next slot of the list is a SendRepeat, and the entry
+// sends `count` runs of `bytes`, run k from src + k * src_stride to dst_addr + k * dst_stride
+// on node dst_node & 0xFFFF. ExchangeEntry.entries counts slots (16 bytes each).
+inline constexpr uint32_t kSendRepeat = 0x80000000u;
+
+struct SendRepeat {
+  uint32_t count;       // >= 1
+  uint32_t src_stride;  // bytes, a multiple of 4
+  uint32_t dst_stride;  // bytes, a multiple of 4
+  uint32_t reserved;    // 0
+};
+
 struct StreamEntry {
   uint32_t recv_words;  // words the host writes to this tile in this stream's host sync
 };

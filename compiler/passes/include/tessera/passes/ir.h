@@ -50,9 +50,13 @@ struct Lowered {
 
 // Exchanges and host streams split into runs that are contiguous on one tile at both ends.
 struct ExchangePlan {
-  struct Transfer {  // becomes one SendEntry
+  struct Transfer {  // becomes one SendEntry (and a SendRepeat when count > 1)
     uint32_t src_tile = 0, dst_tile = 0;
-    Tensor src, dst;  // equal sizes, each contiguous on its tile
+    Tensor src, dst;  // the first run: equal sizes, each contiguous on its tile
+    // `count` runs, run k from src + k * src_stride to dst + k * dst_stride (bytes: the runs
+    // lie in one block of memory on each side, fold_sends.cpp).
+    uint32_t count = 1, src_stride = 0, dst_stride = 0;
+    uint32_t slots() const { return count > 1 ? 2 : 1; }  // 16-byte slots in the send list
   };
   struct Exchange {
     std::vector<std::vector<Transfer>> sends;  // per tile: its send list
@@ -99,7 +103,11 @@ struct Resolved {
   struct Tile {
     std::vector<std::vector<arch::Vertex>> compute_sets;            // per compute set
     std::vector<std::pair<uint32_t, std::vector<uint32_t>>> states;  // (address, state record)
-    std::vector<std::vector<arch::SendEntry>> sends;                // per exchange
+    struct Send {  // a send-list entry: its first run, then how often and how far it repeats
+      arch::SendEntry entry;                        // dst_node without kSendRepeat
+      uint32_t count = 1, src_stride = 0, dst_stride = 0;  // strides in bytes
+    };
+    std::vector<std::vector<Send>> sends;                            // per exchange
     std::vector<uint32_t> recv_words;                               // per exchange
     std::vector<uint32_t> stream_recv_words;                        // per host sync
     std::vector<uint32_t> conditions;                               // per If: its word's address

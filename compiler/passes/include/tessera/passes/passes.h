@@ -21,8 +21,9 @@ Lowered lower_programs(graph::Graph& g);
 // plan_exchanges.cpp: copies and host transfers -> per-tile runs, checked.
 ExchangePlan plan_exchanges(const graph::Graph& g, const Lowered& l);
 // plan_memory.cpp: per-tile addresses and the usage report; never throws for lack of
-// space (it reports into `errors`).
-MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, const ExchangePlan& x,
+// space (it reports into `errors`). Folds the strided sends of `x` (fold_sends.cpp) once it
+// knows which intervals lie together.
+MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
                         const exe::FirmwareLayout& fw);
 // resolve_addresses.cpp: vertex state words, send entries, stream and tensor addresses.
 Resolved resolve_addresses(const graph::Graph& g, const Lowered& l, const ExchangePlan& x, const MemoryPlan& m);
