@@ -13,6 +13,7 @@
 #include "tessera/arch/tile_map.h"
 #include "hex.h"
 #include "tessera/emu/machine.h"
+#include "tessera/emu/send_list.h"
 
 namespace tessera::emu {
 namespace {
@@ -95,6 +96,7 @@ Machine::ExchangeCost Machine::apply_exchange() {
     }
   } else {
     // Read and check every send list.
+    const SendListBounds bounds{n, target_.host_nodes, sram_end, layout_.firmware_end};
     for (uint32_t t = 0; t < n; ++t) {
       const SyncState& s = tiles_[t]->sync();
       if (!s.xchg_started || s.xchg_entries == 0) continue;
@@ -110,85 +112,24 @@ Machine::ExchangeCost Machine::apply_exchange() {
       sources[t].push_back({s.xchg_list, static_cast<uint32_t>(s.xchg_list + list_bytes), t});
       const uint32_t slots = static_cast<uint32_t>(lists[t].size());
       for (uint32_t e = 0; e < slots; ++e) {
-        const arch::SendEntry& x = lists[t][e];
-        const auto entry = [&, e] { return "tile " + std::to_string(t) + " send entry " + std::to_string(e); };
-        arch::SendRepeat r{1, 0, 0, 0};  // a plain entry is one run
-        const bool strided = x.dst_node & arch::kSendRepeat;
-        if (strided) {
-          const uint32_t at = s.xchg_list + (e + 1) * uint32_t{sizeof(arch::SendEntry)};
-          if (e + 1 == slots) {
-            fail_device(t, arch::kDevErrXchgBadSource, at - uint32_t{sizeof(arch::SendEntry)},
-                        entry() + " is strided (bit 31 of its destination node) but is the list's last slot: its repeat slot is missing" + when());
-            return {};
-          }
-          std::memcpy(&r, &lists[t][++e], sizeof r);
-          const char* why = r.count == 0                           ? "a count of 0"
-                            : r.reserved != 0                      ? "a reserved word that is not 0"
-                            : ((r.src_stride | r.dst_stride) & 3) ? "a stride that is not a multiple of 4"
-                                                                   : nullptr;
-          if (why) {
-            fail_device(t, arch::kDevErrXchgBadSource, at,
-                        entry() + "'s repeat slot (count " + std::to_string(r.count) + ", source stride " +
-                            std::to_string(r.src_stride) + ", destination stride " + std::to_string(r.dst_stride) +
-                            ", reserved " + hex(r.reserved) + ") has " + why + when());
-            return {};
-          }
+        SendRuns r;
+        if (auto bad = read_send_entry(lists[t], s.xchg_list, t, e, bounds, r)) {
+          fail_device(bad->tile, bad->code, bad->detail, bad->what + when());
+          return {};
         }
-        const uint32_t node = x.dst_node & ~arch::kSendRepeat;
-        // The runs climb (strides are unsigned), so the first starts lowest and the last ends
-        // highest; `outside` names the first run that ends past SRAM.
+        if (r.bytes == 0) continue;
+        // Each run is a range as a plain entry's, but runs that touch are one range (so an
+        // entry never adds more ranges than SRAM / stride).
         const uint64_t last = r.count - 1;
-        const auto outside = [&](uint32_t base, uint32_t stride) -> std::string {
-          uint64_t k = 0;
-          if (uint64_t{base} + x.bytes <= sram_end && stride != 0) k = (sram_end - x.bytes - base) / stride + 1;
-          return "run " + std::to_string(k) + " of " + std::to_string(r.count) + " at " + hex(uint32_t(base + k * stride)) +
-                 ", stride " + std::to_string(stride);
-        };
-        if (((x.src | x.bytes) & 3) || x.src < arch::kSramBase || x.src + last * r.src_stride + x.bytes > sram_end) {
-          fail_device(t, arch::kDevErrXchgBadSource, x.src,
-                      entry() + ": source " + hex(x.src) + " (" + std::to_string(x.bytes) + " bytes" +
-                          (strided ? ", " + outside(x.src, r.src_stride) : "") + ") is misaligned or outside SRAM" + when());
-          return {};
-        }
-        if (node >= n) {
-          fail_device(t, arch::kDevErrXchgBadDestination, node,
-                      entry() + ": destination node " + std::to_string(node) +
-                          (node < n + target_.host_nodes ? " is a host node (device-to-host data moves in a host sync)"
-                                                         : " does not exist") + when());
-          return {};
-        }
-        if ((x.dst_addr & 3) || x.dst_addr < arch::kSramBase || x.dst_addr + last * r.dst_stride + x.bytes > sram_end) {
-          fail_device(node, arch::kDevErrXchgBadDestination, x.dst_addr,
-                      entry() + ": destination " + hex(x.dst_addr) + (strided ? " (" + outside(x.dst_addr, r.dst_stride) + ")" : "") + " on tile " +
-                          std::to_string(node) + " is misaligned or outside SRAM" + when());
-          return {};
-        }
-        if (x.bytes == 0) continue;
-        if (x.dst_addr < layout_.firmware_end) {
-          fail_device(node, arch::kDevErrXchgWriteProtected, x.dst_addr,
-                      entry() + " writes tile " + std::to_string(node) + " at " + hex(x.dst_addr) +
-                          ", inside the firmware's code, data or stack (below " + hex(layout_.firmware_end) + ")" + when());
-          return {};
-        }
-        if (r.count > 1 && r.dst_stride < x.bytes) {
-          const uint32_t at = x.dst_addr + r.dst_stride;
-          fail_device(node, arch::kDevErrXchgDoubleWrite, at,
-                      entry() + "'s runs of " + std::to_string(x.bytes) + " bytes, " + std::to_string(r.dst_stride) +
-                          " apart, both write tile " + std::to_string(node) + " at " + hex(at) + when());
-          return {};
-        }
-        // Each run is a range as a plain entry's, but runs that touch are one range (an
-        // evenly strided list of count runs never holds more than SRAM / stride ranges).
-        const uint32_t src_end = static_cast<uint32_t>(x.src + last * r.src_stride + x.bytes);
-        if (r.src_stride <= x.bytes) {
-          sources[t].push_back({x.src, src_end, t});
+        if (r.src_stride <= r.bytes) {
+          sources[t].push_back({r.src, static_cast<uint32_t>(r.src + last * r.src_stride + r.bytes), t});
         } else {
-          for (uint32_t k = 0, a = x.src; k < r.count; ++k, a += r.src_stride) sources[t].push_back({a, a + x.bytes, t});
+          for (uint32_t k = 0, a = r.src; k < r.count; ++k, a += r.src_stride) sources[t].push_back({a, a + r.bytes, t});
         }
-        if (r.dst_stride == x.bytes) {
-          writes[node].push_back({x.dst_addr, static_cast<uint32_t>(x.dst_addr + last * r.dst_stride + x.bytes), t});
+        if (r.dst_stride == r.bytes) {
+          writes[r.node].push_back({r.dst, static_cast<uint32_t>(r.dst + last * r.dst_stride + r.bytes), t});
         } else {
-          for (uint32_t k = 0, a = x.dst_addr; k < r.count; ++k, a += r.dst_stride) writes[node].push_back({a, a + x.bytes, t});
+          for (uint32_t k = 0, a = r.dst; k < r.count; ++k, a += r.dst_stride) writes[r.node].push_back({a, a + r.bytes, t});
         }
       }
     }
@@ -242,22 +183,19 @@ Machine::ExchangeCost Machine::apply_exchange() {
   for (uint32_t t = 0; t < n; ++t) {
     uint64_t runs = 0;  // runs of strided entries after their first
     const auto& l = lists[t];
-    for (size_t e = 0; e < l.size(); ++e) {
-      const arch::SendEntry& x = l[e];
-      arch::SendRepeat r{1, 0, 0, 0};
-      if (x.dst_node & arch::kSendRepeat) std::memcpy(&r, &l[++e], sizeof r);  // checked above
-      if (x.bytes == 0) continue;
+    for (uint32_t e = 0; e < l.size(); ++e) {
+      const SendRuns r = decode_send_entry(l, e);  // checked above
+      if (r.bytes == 0) continue;
       runs += r.count - 1;
-      const uint32_t node = x.dst_node & ~arch::kSendRepeat;
-      uint8_t* dst = tiles_[node]->sram().data() + (x.dst_addr - arch::kSramBase);
-      const uint8_t* src = tiles_[t]->sram().data() + (x.src - arch::kSramBase);
-      for (uint32_t k = 0; k < r.count; ++k, dst += r.dst_stride, src += r.src_stride) std::memcpy(dst, src, x.bytes);
-      const uint64_t words = uint64_t{x.bytes / 4} * r.count;
-      tiles_[node]->sync().recv_count += static_cast<uint32_t>(words);
+      uint8_t* dst = tiles_[r.node]->sram().data() + (r.dst - arch::kSramBase);
+      const uint8_t* src = tiles_[t]->sram().data() + (r.src - arch::kSramBase);
+      for (uint32_t k = 0; k < r.count; ++k, dst += r.dst_stride, src += r.src_stride) std::memcpy(dst, src, r.bytes);
+      const uint64_t words = uint64_t{r.bytes / 4} * r.count;
+      tiles_[r.node]->sync().recv_count += static_cast<uint32_t>(words);
       sent[t] += words;
-      received[node] += words;
+      received[r.node] += words;
       cost.words += words;
-      max_hops = std::max(max_hops, hops(target_, t, node));
+      max_hops = std::max(max_hops, hops(target_, t, r.node));
     }
     tiles_[t]->sync().xchg_sent = static_cast<uint32_t>(sent[t]);
     sent_runs[t] = runs;
