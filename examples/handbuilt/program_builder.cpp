@@ -50,6 +50,13 @@ void ProgramBuilder::add_send(uint32_t tile, uint32_t x, uint32_t src, uint32_t 
   at(tiles_.at(tile).exchanges, x).push_back({src, bytes, dst, dst_addr});
 }
 
+void ProgramBuilder::add_send(uint32_t tile, uint32_t x, uint32_t src, uint32_t bytes, uint32_t dst, uint32_t dst_addr,
+                              const arch::SendRepeat& repeat) {
+  auto& list = at(tiles_.at(tile).exchanges, x);
+  list.push_back({src, bytes, dst | arch::kSendRepeat, dst_addr});
+  list.push_back({repeat.count, repeat.src_stride, repeat.dst_stride, repeat.reserved});  // the slot as it is
+}
+
 void ProgramBuilder::expect(uint32_t tile, uint32_t x, uint32_t words) { at(tiles_.at(tile).recv, x) += words; }
 void ProgramBuilder::expect_host(uint32_t tile, uint32_t s, uint32_t words) { at(tiles_.at(tile).stream_recv, s) += words; }
 void ProgramBuilder::set_condition(uint32_t tile, uint32_t c, uint32_t addr) { at(tiles_.at(tile).conditions, c) = addr; }

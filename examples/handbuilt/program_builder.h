@@ -36,6 +36,9 @@ class ProgramBuilder {
   // and condition (empty where it has no work).
   void add_vertex(uint32_t tile, uint32_t compute_set, uint32_t codelet, const std::vector<uint32_t>& state);
   void add_send(uint32_t tile, uint32_t exchange, uint32_t src, uint32_t bytes, uint32_t dst_tile, uint32_t dst_addr);
+  // A strided entry: the entry with kSendRepeat, then `repeat` as its next slot, unchecked.
+  void add_send(uint32_t tile, uint32_t exchange, uint32_t src, uint32_t bytes, uint32_t dst_tile, uint32_t dst_addr,
+                const arch::SendRepeat& repeat);
   void expect(uint32_t tile, uint32_t exchange, uint32_t words);  // adds to RECV_EXPECT
   void expect_host(uint32_t tile, uint32_t stream, uint32_t words);
   void set_condition(uint32_t tile, uint32_t cond, uint32_t addr);

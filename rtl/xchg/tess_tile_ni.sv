@@ -7,7 +7,12 @@
 // kind 2 is the harness's uncounted debug write, kind 3 is dropped.
 // Injection: the exchange engine. XCHG_START arms it with XCHG_LIST/XCHG_ENTRIES; it walks the
 // send list when the barrier's exchange phase begins (go_i), reading each entry and then each
-// source word through port B in the cycles no arriving flit needs it, one flit per word.
+// source word through port B in the cycles no arriving flit needs it, one flit per word. An
+// entry with bit 31 of its dst_node set (control.h kSendRepeat) reads its next slot too, the
+// SendRepeat {count, src_stride, dst_stride, reserved}, into the entry's registers, and walks
+// count runs, stepping to the next run in the cycle it reads a run's last word. The engine
+// checks nothing (the emulator does): a count of 0 sends one run, a repeat bit on the list's
+// last slot is ignored, the reserved word is not looked at.
 // It also watches the tile's retire port for the stores to SYNC (the arrival and its kind)
 // and RECV_EXPECT (the tile has no port for them; see docs/machine-rtl.md).
 // The injection port keeps the mesh's contract: once offered, a flit stays (valid, same
@@ -96,7 +101,16 @@ module tess_tile_ni #(
   logic [31:0] list_q, entries_q, entry_idx_q, src_q, dst_q, words_q, sent_q;
   logic [15:0] dst_node_q;
   logic [1:0]  k_q;
-  logic [31:0] ent_q [4];
+  logic [31:0] ent_q [4];  // the slot read; for a strided entry, its SendRepeat (below)
+  logic        rep_q;       // walking a strided entry: ent_q = {runs left, source and
+                            // destination steps from a run's last word to the next run's first,
+                            // a run's words}
+  logic        last_slot, run_last, more_runs;
+  logic [31:0] words_dec, ent_wdata;
+  assign last_slot = entry_idx_q + 32'd1 == entries_q;
+  assign words_dec = words_q - 32'd1;
+  assign run_last = words_q == 32'd1;
+  assign more_runs = rep_q && ent_q[0] > 32'd1;
 
   logic eng_rd, eng_grant, eng_word_grant, eng_pop, rep_pop;
   logic [31:0] eng_rd_addr;
@@ -145,6 +159,15 @@ module tess_tile_ni #(
         tag_addr_q <= dst_q[31:2];
       end
     end
+  end
+
+  // A slot's word as it lands in ent_q: a SendRepeat's strides become the steps from a run's
+  // last word to the next run's first (stride - bytes + 4), its reserved word the run's words
+  // (words_q holds them from the entry's setup).
+  always_comb begin
+    ent_wdata = ext_rdata_i;
+    if (rep_q && tag_k_q[0] != tag_k_q[1]) ent_wdata = ext_rdata_i - {words_dec[29:0], 2'b00};
+    else if (rep_q && tag_k_q == 2'd3) ent_wdata = words_q;
   end
 
   // Reply and send queues: a read is issued only with a slot reserved (occupancy counters),
@@ -221,11 +244,12 @@ module tess_tile_ni #(
       words_q <= 32'd0;
       sent_q <= 32'd0;
       k_q <= 2'd0;
+      rep_q <= 1'b0;
       for (int i = 0; i < 4; i++) ent_q[i] <= 32'd0;
     end else begin
       if (xchg_start_i) armed_q <= 1'b1;
       if (release_i) armed_q <= 1'b0;
-      if (tag_q == TagEntry) ent_q[tag_k_q] <= ext_rdata_i;
+      if (tag_q == TagEntry) ent_q[tag_k_q] <= ent_wdata;
       if (eng_pop) sent_q <= sent_q + 32'd1;
       case (st_q)
         SIdle: begin
@@ -233,6 +257,7 @@ module tess_tile_ni #(
             // The list as the register block holds it at the barrier, as the emulator reads it.
             armed_q <= 1'b0;
             sent_q <= 32'd0;
+            rep_q <= 1'b0;
             list_q <= xchg_list_i;
             entries_q <= xchg_entries_i;
             if (armed_q && xchg_entries_i != 32'd0) begin
@@ -250,26 +275,39 @@ module tess_tile_ni #(
         end
         SEntryWait: st_q <= SSetup;  // the last entry word lands in ent_q now
         SSetup: begin
-          src_q <= ent_q[0];
-          words_q <= {2'b00, ent_q[1][31:2]};
-          dst_node_q <= ent_q[2][15:0];
-          dst_q <= ent_q[3];
-          if (ent_q[1][31:2] != 30'd0) begin
-            st_q <= SWords;
-          end else if (entry_idx_q + 32'd1 == entries_q) begin
-            st_q <= SDrain;
-          end else begin
+          if (!rep_q) begin  // (with rep_q set, ent_q holds the SendRepeat, ready)
+            src_q <= ent_q[0];
+            words_q <= {2'b00, ent_q[1][31:2]};
+            dst_node_q <= ent_q[2][15:0];
+            dst_q <= ent_q[3];
+          end
+          if (!rep_q && ent_q[2][31] && !last_slot) begin
+            rep_q <= 1'b1;                  // read the SendRepeat slot next
             entry_idx_q <= entry_idx_q + 32'd1;
             st_q <= SEntry;
+          end else if (rep_q ? words_q != 32'd0 : ent_q[1][31:2] != 30'd0) begin
+            st_q <= SWords;
+          end else begin
+            rep_q <= 1'b0;
+            if (last_slot) begin
+              st_q <= SDrain;
+            end else begin
+              entry_idx_q <= entry_idx_q + 32'd1;
+              st_q <= SEntry;
+            end
           end
         end
         SWords: begin
           if (eng_word_grant) begin
-            src_q <= src_q + 32'd4;
-            dst_q <= dst_q + 32'd4;
-            words_q <= words_q - 32'd1;
-            if (words_q == 32'd1) begin
-              if (entry_idx_q + 32'd1 == entries_q) begin
+            src_q <= src_q + (run_last && more_runs ? ent_q[1] : 32'd4);
+            dst_q <= dst_q + (run_last && more_runs ? ent_q[2] : 32'd4);
+            words_q <= words_dec;
+            if (run_last && more_runs) begin
+              words_q <= ent_q[3];
+              ent_q[0] <= ent_q[0] - 32'd1;
+            end else if (run_last) begin
+              rep_q <= 1'b0;
+              if (last_slot) begin
                 st_q <= SDrain;
               end else begin
                 entry_idx_q <= entry_idx_q + 32'd1;

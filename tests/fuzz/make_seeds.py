@@ -85,6 +85,18 @@ put("control", "nested.bin", control_image(
 put("control", "codelet.bin", control_image(
     [EXECUTE, 0, SYNC, END], compute_sets=[[(0, SRAM + 0x800)]]))
 
+# ---- send_list: tile 0's send list, 16-byte slots (4 tiles, 64 KiB, firmware below +0x2000) ----
+REPEAT_BIT = 0x80000000
+def slots(*entries):
+    return b"".join(struct.pack("<4I", *e) for e in entries)
+put("send_list", "plain.bin", slots((SRAM + 0x4000, 64, 1, SRAM + 0x3000), (SRAM + 0x4100, 0, 3, SRAM + 0x2000)))
+# 8 channels' 4-row windows packed, then a source run sent to 5 places, then a plain entry.
+put("send_list", "strided.bin", slots(
+    (SRAM + 0x4000, 128, 2 | REPEAT_BIT, SRAM + 0x3000), (8, 256, 128, 0),
+    (SRAM + 0x5000, 16, 3 | REPEAT_BIT, SRAM + 0x6000), (5, 0, 24, 0),
+    (SRAM + 0x4000, 32, 1, SRAM + 0x7000)))
+put("send_list", "missing_repeat.bin", slots((SRAM + 0x4000, 64, 1 | REPEAT_BIT, SRAM + 0x3000)))
+
 # ---- plan.json ----
 put("plan", "default.json", b'{"format": "tessera-mnist-plan-1", "batch": 32, "steps": 3750, '
     b'"layers": [784, 256, 128, 10], "seed": 1, "epochs": 15, "steps_per_epoch": 250, "shift_max": 2}\n')

@@ -13,6 +13,7 @@
 #include "tessera/arch/tile_map.h"
 #include "hex.h"
 #include "tessera/emu/machine.h"
+#include "tessera/emu/send_list.h"
 
 namespace tessera::emu {
 namespace {
@@ -32,7 +33,7 @@ uint32_t hops(const arch::Target& t, uint32_t a, uint32_t b) {
 struct Scratch {
   std::vector<std::vector<Range>> writes, sources;
   std::vector<std::vector<arch::SendEntry>> lists;
-  std::vector<uint64_t> sent, received;
+  std::vector<uint64_t> sent, received, runs;
   std::string key;                         // this exchange's key (below)
   std::unordered_set<std::string> checked;  // keys of exchanges that passed every check
   void reset(uint32_t n) {
@@ -44,6 +45,7 @@ struct Scratch {
     for (auto& l : lists) l.clear();
     sent.assign(n, 0);
     received.assign(n, 0);
+    runs.assign(n, 0);
   }
 };
 
@@ -94,6 +96,7 @@ Machine::ExchangeCost Machine::apply_exchange() {
     }
   } else {
     // Read and check every send list.
+    const SendListBounds bounds{n, target_.host_nodes, sram_end, layout_.firmware_end};
     for (uint32_t t = 0; t < n; ++t) {
       const SyncState& s = tiles_[t]->sync();
       if (!s.xchg_started || s.xchg_entries == 0) continue;
@@ -107,36 +110,27 @@ Machine::ExchangeCost Machine::apply_exchange() {
       lists[t].resize(s.xchg_entries);
       std::memcpy(lists[t].data(), tiles_[t]->sram().data() + (s.xchg_list - arch::kSramBase), list_bytes);
       sources[t].push_back({s.xchg_list, static_cast<uint32_t>(s.xchg_list + list_bytes), t});
-      for (uint32_t e = 0; e < lists[t].size(); ++e) {
-        const arch::SendEntry& x = lists[t][e];
-        const auto entry = [&] { return "tile " + std::to_string(t) + " send entry " + std::to_string(e); };
-        if (((x.src | x.bytes) & 3) || x.src < arch::kSramBase || uint64_t{x.src} + x.bytes > sram_end) {
-          fail_device(t, arch::kDevErrXchgBadSource, x.src,
-                      entry() + ": source " + hex(x.src) + " (" + std::to_string(x.bytes) + " bytes) is misaligned or outside SRAM" + when());
+      const uint32_t slots = static_cast<uint32_t>(lists[t].size());
+      for (uint32_t e = 0; e < slots; ++e) {
+        SendRuns r;
+        if (auto bad = read_send_entry(lists[t], s.xchg_list, t, e, bounds, r)) {
+          fail_device(bad->tile, bad->code, bad->detail, bad->what + when());
           return {};
         }
-        if (x.dst_node >= n) {
-          fail_device(t, arch::kDevErrXchgBadDestination, x.dst_node,
-                      entry() + ": destination node " + std::to_string(x.dst_node) +
-                          (x.dst_node < n + target_.host_nodes ? " is a host node (device-to-host data moves in a host sync)"
-                                                               : " does not exist") + when());
-          return {};
+        if (r.bytes == 0) continue;
+        // Each run is a range as a plain entry's, but runs that touch are one range (so an
+        // entry never adds more ranges than SRAM / stride).
+        const uint64_t last = r.count - 1;
+        if (r.src_stride <= r.bytes) {
+          sources[t].push_back({r.src, static_cast<uint32_t>(r.src + last * r.src_stride + r.bytes), t});
+        } else {
+          for (uint32_t k = 0, a = r.src; k < r.count; ++k, a += r.src_stride) sources[t].push_back({a, a + r.bytes, t});
         }
-        if ((x.dst_addr & 3) || x.dst_addr < arch::kSramBase || uint64_t{x.dst_addr} + x.bytes > sram_end) {
-          fail_device(x.dst_node, arch::kDevErrXchgBadDestination, x.dst_addr,
-                      entry() + ": destination " + hex(x.dst_addr) + " on tile " + std::to_string(x.dst_node) +
-                          " is misaligned or outside SRAM" + when());
-          return {};
+        if (r.dst_stride == r.bytes) {
+          writes[r.node].push_back({r.dst, static_cast<uint32_t>(r.dst + last * r.dst_stride + r.bytes), t});
+        } else {
+          for (uint32_t k = 0, a = r.dst; k < r.count; ++k, a += r.dst_stride) writes[r.node].push_back({a, a + r.bytes, t});
         }
-        if (x.bytes == 0) continue;
-        if (x.dst_addr < layout_.firmware_end) {
-          fail_device(x.dst_node, arch::kDevErrXchgWriteProtected, x.dst_addr,
-                      entry() + " writes tile " + std::to_string(x.dst_node) + " at " + hex(x.dst_addr) +
-                          ", inside the firmware's code, data or stack (below " + hex(layout_.firmware_end) + ")" + when());
-          return {};
-        }
-        sources[t].push_back({x.src, x.src + x.bytes, t});
-        writes[x.dst_node].push_back({x.dst_addr, x.dst_addr + x.bytes, t});
       }
     }
 
@@ -184,26 +178,34 @@ Machine::ExchangeCost Machine::apply_exchange() {
   ExchangeCost cost;
   auto& sent = scratch.sent;
   auto& received = scratch.received;
+  auto& sent_runs = scratch.runs;
   uint32_t max_hops = 0;
   for (uint32_t t = 0; t < n; ++t) {
-    for (const arch::SendEntry& x : lists[t]) {
-      if (x.bytes == 0) continue;
-      std::memcpy(tiles_[x.dst_node]->sram().data() + (x.dst_addr - arch::kSramBase),
-                  tiles_[t]->sram().data() + (x.src - arch::kSramBase), x.bytes);
-      const uint32_t words = x.bytes / 4;
-      tiles_[x.dst_node]->sync().recv_count += words;
+    uint64_t runs = 0;  // runs of strided entries after their first
+    const auto& l = lists[t];
+    for (uint32_t e = 0; e < l.size(); ++e) {
+      const SendRuns r = decode_send_entry(l, e);  // checked above
+      if (r.bytes == 0) continue;
+      runs += r.count - 1;
+      uint8_t* dst = tiles_[r.node]->sram().data() + (r.dst - arch::kSramBase);
+      const uint8_t* src = tiles_[t]->sram().data() + (r.src - arch::kSramBase);
+      for (uint32_t k = 0; k < r.count; ++k, dst += r.dst_stride, src += r.src_stride) std::memcpy(dst, src, r.bytes);
+      const uint64_t words = uint64_t{r.bytes / 4} * r.count;
+      tiles_[r.node]->sync().recv_count += static_cast<uint32_t>(words);
       sent[t] += words;
-      received[x.dst_node] += words;
+      received[r.node] += words;
       cost.words += words;
-      max_hops = std::max(max_hops, hops(target_, t, x.dst_node));
+      max_hops = std::max(max_hops, hops(target_, t, r.node));
     }
     tiles_[t]->sync().xchg_sent = static_cast<uint32_t>(sent[t]);
+    sent_runs[t] = runs;
   }
   if (std::any_of(lists.begin(), lists.end(), [](const auto& l) { return !l.empty(); })) {
     uint64_t busiest = 0;
     for (uint32_t t = 0; t < n; ++t)
       busiest = std::max(busiest, (sent[t] + received[t]) * arch::kFabricLatency.word_cycles +
-                                      lists[t].size() * arch::kFabricLatency.entry_cycles);
+                                      lists[t].size() * arch::kFabricLatency.entry_cycles +
+                                      sent_runs[t] * arch::kFabricLatency.run_cycles);
     cost.cycles = arch::kFabricLatency.xchg_start + busiest + uint64_t{max_hops} * target_.link_latency;
   }
   return cost;

@@ -58,8 +58,8 @@ struct Vertex {
 };
 
 struct ExchangeEntry {
-  uint32_t send_list;   // -> SendEntry[entries]
-  uint32_t entries;
+  uint32_t send_list;   // -> SendEntry[entries] (16-byte slots, a SendRepeat being one)
+  uint32_t entries;     // slots, not transfers
   uint32_t recv_words;  // words this tile must receive before it may pass the barrier
 };
 
@@ -68,21 +68,25 @@ struct ExchangeEntry {
 struct SendEntry {
   uint32_t src;
   uint32_t bytes;
-  uint32_t dst_node;
+  uint32_t dst_node;  // | kSendRepeat: the next slot is this entry's SendRepeat
   uint32_t dst_addr;
 };
 
-// Bit 31 of SendEntry.dst_node: the next slot of the list is a SendRepeat, and the entry
-// sends `count` runs of `bytes`, run k from src + k * src_stride to dst_addr + k * dst_stride
-// on node dst_node & 0xFFFF. ExchangeEntry.entries counts slots (16 bytes each).
+// Bit 31 of SendEntry.dst_node: the entry is strided. The slot after it is a SendRepeat, and
+// the entry sends `count` runs of `bytes`: run k from `src + k * src_stride` to
+// `dst_addr + k * dst_stride` on node `dst_node & ~kSendRepeat`. count >= 1, both strides
+// multiples of 4 (a source stride of 0 sends one run to several places), reserved 0; every
+// run obeys the rules of a plain entry. docs/network.md, "Send lists".
 inline constexpr uint32_t kSendRepeat = 0x80000000u;
 
 struct SendRepeat {
-  uint32_t count;       // >= 1
-  uint32_t src_stride;  // bytes, a multiple of 4
-  uint32_t dst_stride;  // bytes, a multiple of 4
+  uint32_t count;       // runs, >= 1
+  uint32_t src_stride;  // bytes from one run's source to the next's
+  uint32_t dst_stride;  // bytes from one run's destination to the next's
   uint32_t reserved;    // 0
 };
+
+static_assert(sizeof(SendEntry) == 16 && sizeof(SendRepeat) == 16, "send-list slots are 16 bytes");
 
 struct StreamEntry {
   uint32_t recv_words;  // words the host writes to this tile in this stream's host sync
