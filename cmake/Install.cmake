@@ -12,6 +12,13 @@ set(TESSERA_PACKAGE_LIBRARIES
 add_library(tessera_all INTERFACE)
 target_link_libraries(tessera_all INTERFACE ${TESSERA_PACKAGE_LIBRARIES})
 set_target_properties(tessera_all PROPERTIES EXPORT_NAME tessera)
+if(TESSERA_SANITIZE)
+  # Instrumented libraries need the sanitizers' runtimes wherever they are linked: the
+  # package's users link with the same -fsanitize= (package.cpp_api_example, sanitizer build).
+  foreach(lib ${TESSERA_PACKAGE_LIBRARIES})
+    target_link_options(${lib} INTERFACE -fsanitize=${TESSERA_SANITIZE})
+  endforeach()
+endif()
 install(TARGETS ${TESSERA_PACKAGE_LIBRARIES} tessera_all EXPORT TesseraTargets ARCHIVE DESTINATION lib)
 install(TARGETS tessera RUNTIME DESTINATION bin)
 

@@ -7,6 +7,7 @@
 // the CPU has no AVX2 + FMA. Seeds are printed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -69,7 +70,7 @@ void compare(Sram& s, const char* name, const std::vector<uint32_t>& state, uint
   const std::vector<uint32_t> before(s.at(out), s.at(out) + out_words);
   std::vector<uint32_t> got[2];
   for (int simd = 0; simd < 2; ++simd) {
-    std::memcpy(s.at(out), before.data(), out_words * 4);
+    std::copy(before.begin(), before.end(), s.at(out));  // not memcpy: before.data() is null when empty
     const bool was = fw::simd::set_enabled(simd == 1);
     const fw::NativeStop stop = fw::native_run_codelet(tile, index, st);
     fw::simd::set_enabled(was);
@@ -90,6 +91,7 @@ class NativeSimd : public testing::Test {
     if (!have_) GTEST_SKIP() << "this CPU has no AVX2 + FMA";
     seed_ = std::random_device{}();
     std::printf("native_simd_test seed %u\n", seed_);
+    std::fflush(stdout);  // a sanitizer's abort would lose it in the buffer
   }
   bool have_ = false;
   uint32_t seed_ = 0;
@@ -155,7 +157,9 @@ TEST_F(NativeSimd, Maxpool2dGivesThePortableBits) {
 TEST_F(NativeSimd, ReduceSumAndSgdGiveThePortableBits) {
   std::mt19937 r(seed_ + 2);
   for (int trial = 0; trial < 40; ++trial) {
-    const uint32_t n = r() % 70, k = r() % 6;
+    // The first trial is always empty (n = 0): it once reached memcpy with a null source
+    // (UBSan in the sanitizer build) in 44% of the runs.
+    const uint32_t n = trial == 0 ? 0 : r() % 70, k = r() % 6;
     const std::string shape = "n " + std::to_string(n) + " k " + std::to_string(k);
     Sram s;
     const uint32_t in = s.put(values(r, size_t{n} * k)), out = s.put(values(r, n));
