@@ -195,30 +195,34 @@ TEST(Passes, PlansMemoryByLiveRange) {
   for (const Tensor& t : {a, t1, t2, u, r, r2, post}) EXPECT_EQ(again.addr_of(t), addr(t));
 }
 
+// A variable of `n` f32 on tile 0, and a compute set of scale vertices on tile 0, one per
+// (dst, src) pair of equal sizes: the building blocks of the memory-planning tests below.
+graph::Tensor var_on_tile0(graph::Graph& g, const char* name, uint32_t n) {
+  graph::Tensor t = g.add_variable(graph::DType::kF32, {n}, name);
+  g.set_tile_mapping(t, 0);
+  return t;
+}
+graph::Program scale_all(graph::Graph& g, const std::vector<std::pair<graph::Tensor, graph::Tensor>>& pairs) {
+  graph::ComputeSet cs = g.add_compute_set("cs" + std::to_string(g.compute_sets().size()));
+  for (const auto& [dst, src] : pairs) {
+    graph::Vertex v = g.add_vertex(cs, "scale", 0);
+    g.connect(v, "dst", dst);
+    g.connect(v, "src", src);
+    g.set_field(v, "n", dst.size());
+    g.set_field_f32(v, "scale", 2.0f);
+  }
+  return graph::Execute(cs);
+}
+
 // One tile's temporaries A (8 bytes, steps 1-2), B (16, steps 2-3) and C (24, steps 3-4):
 // placed in creation order, C cannot go below B and the three span 48 bytes; the largest
 // first, they span 40, the peak (B and C at step 3).
 TEST(Passes, PlacesTheLargestTemporariesFirst) {
   using namespace graph;
   Graph g(*arch::find_target("tiny"));
-  auto var = [&](const char* name, uint32_t n) {
-    Tensor t = g.add_variable(DType::kF32, {n}, name);
-    g.set_tile_mapping(t, 0);
-    return t;
-  };
+  auto var = [&](const char* name, uint32_t n) { return var_on_tile0(g, name, n); };
   const Tensor x = var("x", 6), a = var("a", 2), b = var("b", 4), c = var("c", 6);
-  // One compute set of scale vertices, each (dst, src) of equal sizes.
-  auto scale = [&](std::vector<std::pair<Tensor, Tensor>> pairs) {
-    ComputeSet cs = g.add_compute_set("cs" + std::to_string(g.compute_sets().size()));
-    for (const auto& [dst, src] : pairs) {
-      Vertex v = g.add_vertex(cs, "scale", 0);
-      g.connect(v, "dst", dst);
-      g.connect(v, "src", src);
-      g.set_field(v, "n", dst.size());
-      g.set_field_f32(v, "scale", 2.0f);
-    }
-    return Execute(cs);
-  };
+  auto scale = [&](std::vector<std::pair<Tensor, Tensor>> pairs) { return scale_all(g, pairs); };
   Stream in = g.add_stream("in", DType::kF32, {6});
   Stream out = g.add_stream("out", DType::kF32, {6});
   g.add_program("main", Sequence({HostWrite(in, x), scale({{a, x.slice(0, 2)}}),
@@ -245,21 +249,8 @@ TEST(Passes, CountsWhatATileNeedsWithSharingPastTheEnd) {
   using namespace graph;
   Graph g(*arch::find_target("tiny"));
   const uint32_t n = g.target().sram_bytes / 4 * 3 / 2;
-  auto var = [&](const char* name, uint32_t size) {
-    Tensor t = g.add_variable(DType::kF32, {size}, name);
-    g.set_tile_mapping(t, 0);
-    return t;
-  };
-  const Tensor x = var("x", 4), t1 = var("t1", n), t2 = var("t2", n);
-  auto scale = [&](const Tensor& dst, const Tensor& src) {
-    ComputeSet cs = g.add_compute_set("cs" + std::to_string(g.compute_sets().size()));
-    Vertex v = g.add_vertex(cs, "scale", 0);
-    g.connect(v, "dst", dst);
-    g.connect(v, "src", src);
-    g.set_field(v, "n", dst.size());
-    g.set_field_f32(v, "scale", 2.0f);
-    return Execute(cs);
-  };
+  const Tensor x = var_on_tile0(g, "x", 4), t1 = var_on_tile0(g, "t1", n), t2 = var_on_tile0(g, "t2", n);
+  auto scale = [&](const Tensor& dst, const Tensor& src) { return scale_all(g, {{dst, src}}); };
   Stream in = g.add_stream("in", DType::kF32, {4});
   Stream out = g.add_stream("out", DType::kF32, {4});
   g.add_program("main", Sequence({HostWrite(in, x), scale(t1.slice(0, 4), x), scale(x, t1.slice(0, 4)),
