@@ -20,12 +20,12 @@ struct Packing {
   struct Place {
     uint32_t block = 0, offset = 0;  // an element's block, and its byte offset there
   };
-  std::vector<std::vector<graph::Interval>> intervals;  // per variable, in element order
-  std::vector<std::vector<Slot>> slots;                 // per variable, per interval
+  const std::vector<std::vector<graph::Interval>>* intervals = nullptr;  // per variable, in element order
+  std::vector<std::vector<Slot>> slots;                                 // per variable, per interval
 
   // The place of element `e` of variable `var` (which must be mapped).
   Place place(uint32_t var, uint32_t e) const {
-    const auto& ivs = intervals[var];
+    const auto& ivs = (*intervals)[var];
     const auto it = std::partition_point(ivs.begin(), ivs.end(), [&](const graph::Interval& iv) { return iv.end <= e; });
     const Slot& s = slots[var][static_cast<size_t>(it - ivs.begin())];
     return {s.block, s.offset + (e - it->begin) * 4};

@@ -109,6 +109,7 @@ class Liveness {
   }
 
   const std::vector<graph::Interval>& intervals(uint32_t v) const { return ivs_[v]; }
+  const std::vector<std::vector<graph::Interval>>& intervals() const { return ivs_; }
   const Range& range(uint32_t v, size_t i) const { return ranges_[v][i]; }
 
  private:
@@ -297,6 +298,7 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
   };
   std::vector<Block> blocks;
   Packing pack;
+  pack.intervals = &live.intervals();
   pack.slots.resize(g.variables().size());
   for (uint32_t v = 0; v < g.variables().size(); ++v) {
     const auto& ivs = live.intervals(v);
@@ -309,7 +311,6 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
       pack.slots[v].push_back({it->second, b.bytes});
       b.bytes += ((ivs[i].end - ivs[i].begin) * kWord + 7) & ~7u;
     }
-    pack.intervals.push_back(ivs);
   }
   fold_sends(x, pack);
 
