@@ -29,10 +29,10 @@ TEST(TileMap, AgreesWithATilePerElementOnRandomMappings) {
       // Runs: disjoint, sorted, merged where adjacent on one tile.
       uint32_t prev_end = 0;
       int32_t prev_tile = -1;
-      for (const auto& [begin, run] : map.runs()) {
-        ASSERT_LT(begin, run.end);
-        ASSERT_GE(begin, prev_end);
-        ASSERT_FALSE(begin == prev_end && int32_t(run.tile) == prev_tile) << "unmerged runs, seed " << seed;
+      for (const graph::TileMap::Run& run : map.runs()) {
+        ASSERT_LT(run.begin, run.end);
+        ASSERT_GE(run.begin, prev_end);
+        ASSERT_FALSE(run.begin == prev_end && int32_t(run.tile) == prev_tile) << "unmerged runs, seed " << seed;
         prev_end = run.end, prev_tile = static_cast<int32_t>(run.tile);
       }
       const uint32_t qb = rng() % n, qe = qb + 1 + rng() % (n - qb);

@@ -31,7 +31,7 @@ passes::CompileOptions compile_options() {
 }
 
 // Every Copy of a program tree, in order.
-void copies(const Program& p, std::vector<std::pair<Tensor, Tensor>>& out) {
+void copies(const Program& p, std::vector<std::pair<graph::Region, graph::Region>>& out) {
   if (p.kind == Program::Kind::kCopy) out.push_back({p.src, p.dst});
   for (const Program& q : p.body) copies(q, out);
   for (const Program& q : p.else_body) copies(q, out);
@@ -49,7 +49,7 @@ uint32_t variable(const graph::Graph& g, const std::string& name) {
 }
 
 // The tile every element of t lies on (the test fails if they differ).
-uint32_t tile_of(const graph::Graph& g, const Tensor& t) {
+uint32_t tile_of(const graph::Graph& g, const graph::Region& t) {
   const std::vector<graph::Interval> iv = g.intervals(t);
   EXPECT_EQ(iv.size(), 1u) << g.describe(t);
   return iv.at(0).tile;
@@ -60,7 +60,7 @@ void expect_layers_keep_one_layout(const models::MlpTrainConfig& c) {
   graph::Graph g = models::build_mlp_training(c, models::init_mlp_params(c.widths, 3));
   const graph::Program& train = g.programs().at(0).second;
   ASSERT_EQ(g.programs().at(0).first, "train");
-  std::vector<std::pair<Tensor, Tensor>> cps;
+  std::vector<std::pair<graph::Region, graph::Region>> cps;
   copies(train, cps);
   const uint32_t sgd = graph::find_codelet("sgd_momentum").index;
   for (const std::string& name : models::mlp_param_names(c.widths)) {

@@ -33,7 +33,7 @@ Tensor Graph::add_hidden_variable(DType dtype, std::vector<uint32_t> shape, std:
 
 Tensor Graph::tensor(uint32_t var) const {
   const Variable& v = vars_.at(var);
-  return Tensor{var, 0, v.size(), v.shape};
+  return Tensor{{var, 0, v.size()}, v.shape};
 }
 
 Variable& Graph::var_of(const Tensor& t, const char* what) {
@@ -75,22 +75,39 @@ void Graph::set_initial_value(const Tensor& t, const std::vector<float>& values)
   set_initial_words(t, words);
 }
 
-std::vector<Interval> Graph::intervals(const Tensor& t) const {
+namespace {
+
+GraphError unmapped(const Variable& v, uint32_t element) {
+  return GraphError("tensor '" + v.name + "': element " + std::to_string(element) + " is not mapped to a tile");
+}
+
+}  // namespace
+
+std::vector<Interval> Graph::intervals(const Region& t) const {
   const Variable& v = vars_.at(t.var);
   std::vector<Interval> out;
   // The runs are merged where adjacent on one tile, so each is one interval (clipped to t).
   for (uint32_t i = t.begin; i < t.end;) {
-    const auto it = v.mapping.find(i);
-    if (it == v.mapping.runs().end())
-      throw GraphError("tensor '" + v.name + "': element " + std::to_string(i) + " is not mapped to a tile");
-    const uint32_t e = std::min(t.end, it->second.end);
-    out.push_back({it->second.tile, i, e});
+    const TileMap::Run* r = v.mapping.find(i);
+    if (!r) throw unmapped(v, i);
+    const uint32_t e = std::min(t.end, r->end);
+    out.push_back({r->tile, i, e});
     i = e;
   }
   return out;
 }
 
-std::string Graph::describe(const Tensor& t) const {
+void Graph::check_mapped(const Region& r) const {
+  const Variable& v = vars_.at(r.var);
+  if (const uint32_t i = v.mapping.first_unmapped(r.begin, r.end); i < r.end) throw unmapped(v, i);
+}
+
+bool Graph::lies_on(const Region& r, uint32_t tile) const {
+  const TileMap::Run* run = vars_.at(r.var).mapping.find(r.begin);
+  return run && run->tile == tile && run->end >= r.end;
+}
+
+std::string Graph::describe(const Region& t) const {
   if (!t.valid() || t.var >= vars_.size()) return "<no tensor>";
   const Variable& v = vars_[t.var];
   if (t.begin == 0 && t.end == v.size()) return v.name;
@@ -141,10 +158,8 @@ void Graph::connect(Vertex v, const std::string& field, const Tensor& region) {
   var_of(region, "connect");
   // Checked now if the region is already mapped (again at compile time in any case).
   const uint32_t tile = vertices_[v.id].tile;
-  if (vars_[region.var].mapping.all_mapped(region.begin, region.end)) {
-    const auto iv = intervals(region);
-    if (iv.size() != 1 || iv[0].tile != tile)
-      throw GraphError(describe(v) + ": field '" + field + "': " + describe(region) +
+  if (vars_[region.var].mapping.all_mapped(region.begin, region.end) && !lies_on(region, tile)) {
+    throw GraphError(describe(v) + ": field '" + field + "': " + describe(region) +
                        " is not contiguous on tile " + std::to_string(tile));
   }
   f.set = true;

@@ -16,17 +16,19 @@ std::string shape_string(const std::vector<uint32_t>& shape) {
   return s + "]";
 }
 
-Tensor Tensor::slice(uint32_t b, uint32_t e) const {
+Region Region::slice(uint32_t b, uint32_t e) const {
   if (b >= e || e > size())
     throw GraphError("slice [" + std::to_string(b) + ", " + std::to_string(e) + ") of a view of " +
                      std::to_string(size()) + " elements");
-  return Tensor{var, begin + b, begin + e, {e - b}};
+  return Region{var, begin + b, begin + e};
 }
+
+Tensor Tensor::slice(uint32_t b, uint32_t e) const { return Tensor{Region::slice(b, e), {e - b}}; }
 
 Tensor Tensor::reshape(std::vector<uint32_t> new_shape) const {
   if (element_count(new_shape) != size())
     throw GraphError("reshape of " + std::to_string(size()) + " elements to " + shape_string(new_shape));
-  return Tensor{var, begin, end, std::move(new_shape)};
+  return Tensor{Region{*this}, std::move(new_shape)};
 }
 
 }  // namespace tessera::graph

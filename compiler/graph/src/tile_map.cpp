@@ -1,67 +1,66 @@
 // The tile map's runs (tile_map.h).
-#include <iterator>
-
 #include "tessera/graph/tile_map.h"
+
+#include <algorithm>
 
 namespace tessera::graph {
 
-std::map<uint32_t, TileMap::Run>::const_iterator TileMap::find(uint32_t i) const {
-  auto it = runs_.upper_bound(i);
-  if (it == runs_.begin()) return runs_.end();
-  --it;
-  return i < it->second.end ? it : runs_.end();
+std::vector<TileMap::Run>::const_iterator TileMap::first_ending_after(uint32_t i) const {
+  return std::partition_point(runs_.begin(), runs_.end(), [i](const Run& r) { return r.end <= i; });
+}
+
+const TileMap::Run* TileMap::find(uint32_t i) const {
+  const auto it = first_ending_after(i);
+  return it != runs_.end() && it->begin <= i ? &*it : nullptr;
 }
 
 int32_t TileMap::tile_at(uint32_t i) const {
-  const auto it = find(i);
-  return it == runs_.end() ? -1 : static_cast<int32_t>(it->second.tile);
+  const Run* r = find(i);
+  return r ? static_cast<int32_t>(r->tile) : -1;
 }
 
 uint32_t TileMap::first_unmapped(uint32_t begin, uint32_t end) const {
-  for (uint32_t i = begin; i < end;) {
-    const auto it = find(i);
-    if (it == runs_.end()) return i;
-    i = it->second.end;
+  for (auto it = first_ending_after(begin); begin < end; ++it) {
+    if (it == runs_.end() || it->begin > begin) return begin;
+    begin = it->end;
   }
   return end;
 }
 
 bool TileMap::none_mapped(uint32_t begin, uint32_t end) const {
   if (begin >= end) return true;
-  auto it = runs_.upper_bound(begin);
-  if (it != runs_.begin() && std::prev(it)->second.end > begin) return false;
-  return it == runs_.end() || it->first >= end;
+  const auto it = first_ending_after(begin);
+  return it == runs_.end() || it->begin >= end;
 }
 
 void TileMap::set(uint32_t begin, uint32_t end, uint32_t tile) {
   if (begin >= end) return;
-  // Cut the runs that straddle begin or end, then drop everything inside.
-  auto split = [&](uint32_t at) {
-    auto it = runs_.upper_bound(at);
-    if (it == runs_.begin()) return;
-    --it;
-    if (it->first < at && at < it->second.end) {
-      runs_[at] = {it->second.end, it->second.tile};
-      it->second.end = at;
-    }
-  };
-  split(begin);
-  split(end);
-  runs_.erase(runs_.lower_bound(begin), runs_.lower_bound(end));
-  // Merge with a neighbour on the same tile.
-  auto it = runs_.emplace(begin, Run{end, tile}).first;
-  if (it != runs_.begin()) {
-    auto prev = std::prev(it);
-    if (prev->second.end == begin && prev->second.tile == tile) {
-      prev->second.end = end;
-      runs_.erase(it);
-      it = prev;
-    }
+  if (runs_.empty() || runs_.back().end <= begin) {  // in element order: append or extend
+    if (!runs_.empty() && runs_.back().end == begin && runs_.back().tile == tile) runs_.back().end = end;
+    else runs_.push_back({begin, end, tile});
+    return;
   }
-  auto next = std::next(it);
-  if (next != runs_.end() && next->first == it->second.end && next->second.tile == tile) {
-    it->second.end = next->second.end;
-    runs_.erase(next);
+  // The runs [lo, hi) meet [begin, end): they give way to the new run, keeping their parts
+  // outside it; then the new run merges with neighbours on the same tile.
+  auto lo = std::partition_point(runs_.begin(), runs_.end(), [&](const Run& r) { return r.end <= begin; });
+  auto hi = std::partition_point(lo, runs_.end(), [&](const Run& r) { return r.begin < end; });
+  Run parts[3];
+  size_t n = 0;
+  if (lo != hi && lo->begin < begin) parts[n++] = {lo->begin, begin, lo->tile};
+  const size_t mid = n;
+  parts[n++] = {begin, end, tile};
+  if (lo != hi && std::prev(hi)->end > end) parts[n++] = {end, std::prev(hi)->end, std::prev(hi)->tile};
+  const size_t at = static_cast<size_t>(lo - runs_.begin());
+  runs_.erase(lo, hi);
+  runs_.insert(runs_.begin() + static_cast<std::ptrdiff_t>(at), parts, parts + n);
+  size_t i = at + mid;
+  if (i + 1 < runs_.size() && runs_[i + 1].begin == runs_[i].end && runs_[i + 1].tile == tile) {
+    runs_[i].end = runs_[i + 1].end;
+    runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+  }
+  if (i > 0 && runs_[i - 1].end == runs_[i].begin && runs_[i - 1].tile == tile) {
+    runs_[i - 1].end = runs_[i].end;
+    runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(i));
   }
 }
 

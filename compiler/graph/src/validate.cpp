@@ -21,22 +21,22 @@ uint64_t rule_length(const CodeletInfo& c, const VertexData& d, const std::strin
 void check_vertex(const Graph& g, uint32_t id) {
   const VertexData& d = g.vertices()[id];
   const CodeletInfo& c = codelets()[d.codelet];
-  const std::string who = g.describe(Vertex{id});
+  auto who = [&] { return g.describe(Vertex{id}); };  // only for a message
   for (size_t i = 0; i < c.fields.size(); ++i)
-    if (!d.fields[i].set) throw GraphError(who + ": field '" + c.fields[i].name + "' is not set (" + c.signature + ")");
+    if (!d.fields[i].set) throw GraphError(who() + ": field '" + c.fields[i].name + "' is not set (" + c.signature + ")");
   for (size_t i = 0; i < c.fields.size(); ++i) {
     const CodeletField& f = c.fields[i];
     const FieldValue& v = d.fields[i];
     if (!f.is_pointer()) continue;
-    const auto iv = g.intervals(v.region);
-    if (iv.size() != 1 || iv[0].tile != d.tile)
-      throw GraphError(who + ": field '" + f.name + "': " + g.describe(v.region) + " is not contiguous on tile " +
+    g.check_mapped(v.region);
+    if (!g.lies_on(v.region, d.tile))
+      throw GraphError(who() + ": field '" + f.name + "': " + g.describe(v.region) + " is not contiguous on tile " +
                        std::to_string(d.tile));
     if (f.type == FieldType::kF32Ptr && g.variables()[v.region.var].dtype != DType::kF32)
-      throw GraphError(who + ": field '" + f.name + "' wants f32, " + g.describe(v.region) + " is " +
+      throw GraphError(who() + ": field '" + f.name + "' wants f32, " + g.describe(v.region) + " is " +
                        exe::dtype_name(g.variables()[v.region.var].dtype));
     if (!f.length.empty() && rule_length(c, d, f.length) != v.region.size())
-      throw GraphError(who + ": field '" + f.name + "': " + g.describe(v.region) + " has " +
+      throw GraphError(who() + ": field '" + f.name + "': " + g.describe(v.region) + " has " +
                        std::to_string(v.region.size()) + " elements, the codelet reads " + f.length + " = " +
                        std::to_string(rule_length(c, d, f.length)));
   }
@@ -51,22 +51,22 @@ void check_program(const Graph& g, const Program& p, const std::string& where) {
                          std::to_string(g.compute_sets().size()));
       break;
     case K::kCopy:
-      g.intervals(p.src), g.intervals(p.dst);  // mapped
+      g.check_mapped(p.src), g.check_mapped(p.dst);
       if (g.variables()[p.src.var].dtype != g.variables()[p.dst.var].dtype)
         throw GraphError(where + ": Copy " + g.describe(p.src) + " -> " + g.describe(p.dst) + " changes dtype");
       break;
     case K::kHostWrite:
     case K::kHostRead: {
-      const Tensor& t = p.kind == K::kHostWrite ? p.dst : p.src;
+      const Region& t = p.kind == K::kHostWrite ? p.dst : p.src;
       if (p.stream >= g.streams().size()) throw GraphError(where + ": no stream " + std::to_string(p.stream));
       const StreamData& s = g.streams()[p.stream];
-      g.intervals(t);
+      g.check_mapped(t);
       if (element_count(s.shape) != t.size() || s.dtype != g.variables()[t.var].dtype)
         throw GraphError(where + ": stream '" + s.name + "' (" + exe::dtype_name(s.dtype) + shape_string(s.shape) +
                          ") does not match " + g.describe(t) + " (" + std::to_string(t.size()) + " elements)");
       break;
     }
-    case K::kIf: g.intervals(p.src); break;
+    case K::kIf: g.check_mapped(p.src); break;
     default: break;
   }
   for (const Program& c : p.body) check_program(g, c, where);

@@ -89,12 +89,6 @@ namespace detail {
 
 namespace {
 
-// Whether every element of t lies on `tile`.
-bool lies_on(const graph::Graph& g, const Tensor& t, uint32_t tile) {
-  const auto it = g.variables().at(t.var).mapping.find(t.begin);
-  return it != g.variables()[t.var].mapping.runs().end() && it->second.tile == tile && t.end <= it->second.end;
-}
-
 // Rows [r0, r1) of an output block reduced on `tile`.
 struct RowRun {
   uint32_t r0, r1, tile;
@@ -143,7 +137,7 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
   auto direct = [&](uint32_t im, uint32_t in) -> Tensor {
     if (!o.c.valid() || pk != 1 || pn != 1) return {};
     const Tensor blk = c.slice(split_begin(m, pm, im) * n, split_begin(m, pm, im + 1) * n);
-    return lies_on(g, blk, tile_of(im, 0, in)) ? blk : Tensor{};
+    return g.lies_on(blk, tile_of(im, 0, in)) ? blk : Tensor{};
   };
 
   // Gather operand blocks and compute the partials.
@@ -180,7 +174,7 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
           for (uint32_t p = 0; p < depth; ++p)
             std::copy_n(o.b_values->begin() + (size_t{k0} + p) * n + n0, cols, blk.begin() + size_t{p} * cols);
           g.set_initial_value(bop, blk);
-        } else if (b_whole && lies_on(g, b_rows, t)) {
+        } else if (b_whole && g.lies_on(b_rows, t)) {
           bop = b_rows;
         } else if (tb) {
           // B's block cols x depth (rows n0..n1 of b, columns k0..k1).

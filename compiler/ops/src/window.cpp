@@ -118,9 +118,11 @@ class Windows {
     return blocks_[key] = r;
   }
 
-  // The copies, then the compute set.
+  // The copies, then the compute set. The copies go in as one nested Sequence (lowering
+  // flattens it), so that the program's own list does not grow by every copy of every layer.
   void finish(graph::Program& prog, graph::ComputeSet cs) {
-    for (graph::Program& c : copies_.body) prog.add(std::move(c));
+    copies_.body.shrink_to_fit();
+    prog.add(std::move(copies_));
     prog.add(graph::Execute(cs));
   }
 

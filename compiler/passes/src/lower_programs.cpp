@@ -54,7 +54,7 @@ class Lowering {
   // reads or writes what a pending copy writes, or writes what one reads. The pending
   // ranges are indexed by variable, so a long run of copies stays linear.
   bool conflicts(const Program& c) const {
-    auto overlaps = [](const std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>>& ranges, const Tensor& t) {
+    auto overlaps = [](const std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>>& ranges, const Region& t) {
       auto it = ranges.find(t.var);
       if (it == ranges.end()) return false;
       for (const auto& [b, e] : it->second)
@@ -64,7 +64,7 @@ class Lowering {
     return overlaps(writes_, c.src) || overlaps(writes_, c.dst) || overlaps(reads_, c.dst);
   }
 
-  void add_pending(const Tensor& src, const Tensor& dst) {
+  void add_pending(const Region& src, const Region& dst) {
     pending_.emplace_back(src, dst);
     reads_[src.var].emplace_back(src.begin, src.end);
     writes_[dst.var].emplace_back(dst.begin, dst.end);
@@ -143,7 +143,7 @@ class Lowering {
   graph::Graph& g_;
   Lowered& out_;
   Lowered::Program* prog_ = nullptr;
-  std::vector<std::pair<Tensor, Tensor>> pending_;
+  std::vector<std::pair<Region, Region>> pending_;
   // The pending copies' source and destination ranges, by variable.
   std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> reads_, writes_;
   std::map<std::string, uint32_t> uses_;

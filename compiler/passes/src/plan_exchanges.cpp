@@ -17,29 +17,28 @@
 namespace tessera::passes {
 namespace {
 
-using Transfer = ExchangePlan::Transfer;
 
-// Splits src -> dst at every interval boundary of either side.
-std::vector<Transfer> split(const graph::Graph& g, const Tensor& src, const Tensor& dst) {
+// Splits src -> dst at every interval boundary of either side, each piece into its source
+// tile's send list.
+void split(const graph::Graph& g, const Region& src, const Region& dst, ExchangePlan::Exchange& x) {
   const auto si = g.intervals(src), di = g.intervals(dst);
-  std::vector<Transfer> out;
   size_t a = 0, b = 0;
   for (uint32_t off = 0; off < src.size();) {
     // Offsets (within the copy) where the current source and destination intervals end.
     const uint32_t s_end = si[a].end - src.begin, d_end = di[b].end - dst.begin;
     const uint32_t end = std::min(s_end, d_end);
-    out.push_back({si[a].tile, di[b].tile, src.slice(off, end), dst.slice(off, end)});
+    x.recv_words[di[b].tile] += end - off;
+    x.sends[si[a].tile].push_back({si[a].tile, di[b].tile, src.slice(off, end), dst.slice(off, end)});
     off = end;
     if (end == s_end) ++a;
     if (end == d_end) ++b;
   }
-  return out;
 }
 
 // Element ranges of one variable written or read in an exchange, for the hazard checks.
 struct Span {
   uint32_t var, begin, end;
-  const Tensor* who;
+  const Region* who;
 };
 
 void check_hazards(const graph::Graph& g, const Lowered::Exchange& x, uint32_t index) {
@@ -77,11 +76,7 @@ ExchangePlan plan_exchanges(const graph::Graph& g, const Lowered& l) {
     ExchangePlan::Exchange& x = plan.exchanges.emplace_back();
     x.sends.resize(tiles);
     x.recv_words.assign(tiles, 0);
-    for (const auto& [src, dst] : l.exchanges[i].copies)
-      for (Transfer& t : split(g, src, dst)) {
-        x.recv_words[t.dst_tile] += t.dst.size();
-        x.sends[t.src_tile].push_back(std::move(t));
-      }
+    for (const auto& [src, dst] : l.exchanges[i].copies) split(g, src, dst, x);
   }
   for (const Lowered::HostSync& h : l.host_syncs) {
     ExchangePlan::Stream& s = plan.streams.emplace_back();

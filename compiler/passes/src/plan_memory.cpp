@@ -50,7 +50,7 @@ std::string largest_tensors(const graph::Graph& g, const MemoryPlan& m,
   std::vector<std::pair<uint32_t, std::string>> sizes;  // bytes, name
   for (const auto& [v, i] : placed) {
     const MemoryPlan::Placed& p = m.tensors[v][i];
-    sizes.emplace_back((p.end - p.begin) * kWord, g.describe(Tensor{v, p.begin, p.end, {p.end - p.begin}}));
+    sizes.emplace_back((p.end - p.begin) * kWord, g.describe(Region{v, p.begin, p.end}));
   }
   std::stable_sort(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string s;
@@ -200,7 +200,7 @@ class Liveness {
       }
   }
 
-  void access(const Tensor& t, uint32_t s, bool write) {
+  void access(const Region& t, uint32_t s, bool write) {
     if (!t.valid() || t.begin >= t.end) return;
     const std::vector<graph::Interval>& ivs = ivs_[t.var];
     // Intervals are in element order: start at the first that ends after t begins.
@@ -272,7 +272,7 @@ uint32_t peak(std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> blocks) {
 
 }  // namespace
 
-uint32_t MemoryPlan::addr_of(const Tensor& t) const {
+uint32_t MemoryPlan::addr_of(const Region& t) const {
   // A variable's placed intervals are in element order: the first that ends after t begins.
   const std::vector<Placed>& ps = tensors.at(t.var);
   const auto p = std::partition_point(ps.begin(), ps.end(), [&](const Placed& q) { return q.end <= t.begin; });

@@ -90,8 +90,12 @@ class Graph {
   void set_initial_words(const Tensor& t, const std::vector<uint32_t>& words);
   // The view of the whole variable; the variable's intervals (runs on one tile), in order.
   Tensor tensor(uint32_t var) const;
-  std::vector<Interval> intervals(const Tensor& t) const;
-  std::string describe(const Tensor& t) const;  // "a[16:32]", or "a" for the whole
+  std::vector<Interval> intervals(const Region& t) const;
+  std::string describe(const Region& t) const;  // "a[16:32]", or "a" for the whole
+  // Throws the error intervals() would if an element of `r` is not mapped.
+  void check_mapped(const Region& r) const;
+  // Whether every element of `r` is mapped, to `tile` (one run: no interval list is built).
+  bool lies_on(const Region& r, uint32_t tile) const;
 
   // ---- compute
   ComputeSet add_compute_set(std::string name);

@@ -23,7 +23,7 @@ class Program {
   uint32_t compute_set = 0;        // Execute
   uint32_t count = 0;              // Repeat
   uint32_t stream = 0;             // HostWrite, HostRead
-  Tensor src, dst;                 // Copy: src -> dst; If: src is the condition;
+  Region src, dst;                 // Copy: src -> dst; If: src is the condition;
                                    // HostWrite: dst; HostRead: src
 
   // Appends a step to a Sequence.

@@ -18,6 +18,7 @@
 
 namespace tessera::passes {
 
+using graph::Region;
 using graph::Tensor;
 
 // The global control programs, with global tables shared by all programs: the bytecode's
@@ -25,16 +26,16 @@ using graph::Tensor;
 // operands index `host_syncs`, If operands index `conditions`.
 struct Lowered {
   struct Exchange {
-    std::vector<std::pair<Tensor, Tensor>> copies;  // src -> dst, each of equal size
+    std::vector<std::pair<Region, Region>> copies;  // src -> dst, each of equal size
   };
   struct HostSync {  // one HostWrite/HostRead: one exe::Stream
     uint32_t stream = 0;  // the graph's stream
-    Tensor tensor;
+    Region tensor;
     exe::StreamDirection direction = exe::StreamDirection::kHostToDevice;
     std::string name;     // unique: the stream's name, "#k" added on its k-th reuse
   };
   struct Condition {
-    Tensor cond;       // the one-word condition
+    Region cond;       // the one-word condition
     Tensor broadcast;  // hidden [tiles] variable, element t on tile t: tile t's copy
   };
   struct Program {
@@ -52,7 +53,7 @@ struct Lowered {
 struct ExchangePlan {
   struct Transfer {  // becomes one SendEntry (and a SendRepeat when count > 1)
     uint32_t src_tile = 0, dst_tile = 0;
-    Tensor src, dst;  // the first run: equal sizes, each contiguous on its tile
+    Region src, dst;  // the first run: equal sizes, each contiguous on its tile
     // `count` runs, run k from src + k * src_stride to dst + k * dst_stride (bytes: the runs
     // lie in one block of memory on each side, fold_sends.cpp).
     uint32_t count = 1, src_stride = 0, dst_stride = 0;
@@ -64,7 +65,7 @@ struct ExchangePlan {
   };
   struct StreamRun {  // stream elements [offset, offset + region.size()) <-> region on tile
     uint32_t tile = 0;
-    Tensor region;
+    Region region;
     uint32_t offset = 0;
   };
   struct Stream {
@@ -95,7 +96,7 @@ struct MemoryPlan {
   std::vector<std::string> errors;               // tiles that do not fit, one line each
 
   // The address of the first element of a region contiguous on one tile.
-  uint32_t addr_of(const Tensor& t) const;
+  uint32_t addr_of(const Region& t) const;
 };
 
 // Concrete words for every table, per tile.
