@@ -109,7 +109,8 @@ int profile(const ProfileArgs& a) {
   profile::write_chrome_trace(out, image, *program, r.profile, to);
   if (!out.flush()) throw std::runtime_error("writing '" + a.output + "' failed");
   if (!a.png.empty()) {
-    profile::draw_timeline_png(image, *program, r.profile, profile::trace_group(e.tiles, to), to.clock_mhz, a.png);
+    profile::draw_timeline_png(image, *program, r.profile, profile::trace_group(e.tiles, to), to.clock_mhz, a.png,
+                                a.device);
     note("wrote " + a.png);
   }
   uint64_t total = 0;
