@@ -13,7 +13,7 @@ namespace tessera::profile {
 
 void draw_timeline_png(const ExeImage& image, const exe::Program& program,
                        const std::vector<runtime::SuperstepCycles>& cycles, uint32_t group, uint32_t clock_mhz,
-                       const std::string& path) {
+                       const std::string& path, const std::string& device) {
   const exe::Executable& e = image.exe();
   uint64_t total = 0;
   for (const auto& s : cycles) total += s.compute_cycles + s.exchange_cycles;
@@ -51,8 +51,9 @@ void draw_timeline_png(const ExeImage& image, const exe::Program& program,
   cairo_set_source_rgb(c, 0, 0, 0);
   cairo_set_font_size(c, 14);
   char title[256];
-  std::snprintf(title, sizeof title, "%s, program '%s': %zu supersteps, %llu cycles (%.1f us at %u MHz)", e.target.c_str(),
-                program.name.c_str(), cycles.size(), static_cast<unsigned long long>(total),
+  const std::string on = device.empty() ? "" : " on " + device;
+  std::snprintf(title, sizeof title, "%s, program '%s'%s: %zu supersteps, %llu cycles (%.1f us at %u MHz)",
+                e.target.c_str(), program.name.c_str(), on.c_str(), cycles.size(), static_cast<unsigned long long>(total),
                 clock_mhz ? double(total) / clock_mhz : 0.0, clock_mhz);
   cairo_move_to(c, 10, 22);
   cairo_show_text(c, title);

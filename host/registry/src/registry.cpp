@@ -9,6 +9,7 @@
 namespace tessera::registry {
 
 std::unique_ptr<device::Device> make_vlt(const DeviceUri& uri, const Options& options);     // vlt_backend.cpp
+std::function<std::vector<runtime::SuperstepCycles>()> vlt_profile_source(device::Device& device);  // vlt_backend.cpp
 std::unique_ptr<device::Device> make_remote(const DeviceUri& uri, const Options& options);  // remote_backend.cpp
 std::unique_ptr<device::Device> make_card_sim(const DeviceUri& uri, const Options& options);  // card_backend.cpp
 std::unique_ptr<device::Device> make_xrt(const DeviceUri& uri, const Options& options);       // card_backend.cpp
@@ -105,6 +106,9 @@ std::unique_ptr<device::Device> open(std::string_view text, const Options& optio
 }
 
 std::function<std::vector<runtime::SuperstepCycles>()> profile_source(device::Device& device) {
+#if TESSERA_HAVE_VLT
+  if (auto source = vlt_profile_source(device)) return source;
+#endif
   auto* emu = dynamic_cast<EmuDevice*>(&device);
   if (!emu) return {};
   // Machine::profile() is cleared at every reset, so it is the last run's; native mode

@@ -38,4 +38,17 @@ std::unique_ptr<device::Device> make_vlt(const DeviceUri&, const Options& option
   return std::make_unique<VltDevice>(options);
 }
 
+// The RTL's profile of the machine the last configure() built (looked up when called, since
+// configure() may replace it); unset when `device` is not a vlt device.
+std::function<std::vector<runtime::SuperstepCycles>()> vlt_profile_source(device::Device& device) {
+  auto* vlt = dynamic_cast<VltDevice*>(&device);
+  if (!vlt) return {};
+  return [vlt]() -> std::vector<runtime::SuperstepCycles> {
+    device::Device* machine = vlt->inner_or_null();
+    if (!machine) return {};
+    const auto source = vlt::profile_source(*machine);
+    return source ? source() : std::vector<runtime::SuperstepCycles>{};
+  };
+}
+
 }  // namespace tessera::registry

@@ -10,6 +10,7 @@ struct MachineEntry {
   std::string_view target;
   std::unique_ptr<device::Device> (*make)(const exe::ElfImage& firmware, std::FILE* console);
   std::unique_ptr<KernelSim> (*make_kernel)(HostStreams& streams, std::FILE* console);
+  std::function<std::vector<runtime::SuperstepCycles>()> (*profile_source)(device::Device& device);
 };
 }  // namespace
 
@@ -42,6 +43,12 @@ std::unique_ptr<KernelSim> make_kernel(std::string_view target, HostStreams& str
   for (const MachineEntry& m : kMachines)
     if (m.target == target) return m.make_kernel(streams, console);
   no_machine(target);
+}
+
+std::function<std::vector<runtime::SuperstepCycles>()> profile_source(device::Device& device) {
+  for (const MachineEntry& m : kMachines)
+    if (auto source = m.profile_source(device)) return source;
+  return {};
 }
 
 }  // namespace tessera::vlt

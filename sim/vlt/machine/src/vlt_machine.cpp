@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cstring>
+#include <functional>
 #include <type_traits>
 
 #include TESSERA_VLT_MACHINE_HEADER
@@ -240,7 +241,7 @@ void VltMachine::tick() {
 #endif
   // A run starts (CONTROL start): superstep 0 begins at this edge.
   const bool run = r->tess_kernel__DOT__u_machine__DOT__run_i;
-  if (run && !last_run_) phases_.assign(1, Phase{cycles_, 0, 0});
+  if (run && !last_run_) phases_.assign(1, new_phase(cycles_));
   last_run_ = run;
   // What moves at this edge.
   const uint32_t in_fire = send & top_->s_axis_h2d_tready;
@@ -266,6 +267,10 @@ void VltMachine::tick() {
       const bool v = tv >> t & 1, rdy = tr >> t & 1;
       const unsigned __int128 f = v ? flit_at(tf, kTinWords, t * kFlitBits) : 0;
       if (!mach_rst && ni_stalled_[t] && (!v || f != ni_prev_[t])) ++checks_.ni_inject_unstable;
+      // An exchange word: a write flit a tile's NI hands to the mesh for another tile.
+      if (!mach_rst && v && rdy && !phases_.empty() && field(f, kKindLsb, arch::kFlitKindBits) == arch::kFlitKindWrite &&
+          field(f, kDstLsb, arch::kFlitDstBits) < tile_count())
+        ++phases_.back().words;
       ni_stalled_[t] = !mach_rst && v && !rdy;
       ni_prev_[t] = f;
     }
@@ -311,6 +316,14 @@ void VltMachine::tick() {
   const uint32_t all = (1u << tile_count()) - 1;
   const uint32_t arrived = r->tess_kernel__DOT__u_machine__DOT__arrived_o;
   const uint32_t halted = r->tess_kernel__DOT__u_machine__DOT__halted_o;
+  // Each tile's arrival (its NI's arrived_o rises; it falls the cycle after the release
+  // pulse, so the pulse's own cycle still belongs to the phase it ends).
+  if (!phases_.empty() && !phases_.back().release) {
+    Phase& p = phases_.back();
+    for (uint32_t t = 0; t < tile_count(); ++t)
+      if ((arrived >> t & 1) && !(halted >> t & 1) && !p.arrived[t]) p.arrived[t] = cycles_;
+    if (state() == device::kStateHostSync) p.kind = 1;
+  }
   if (!all_arrived_ && (arrived & all) == all && !(halted & all)) {
     all_arrived_ = true;
     all_arrived_at_ = cycles_;
@@ -318,10 +331,34 @@ void VltMachine::tick() {
   }
   if (r->tess_kernel__DOT__u_machine__DOT__release_o) {
     if (!phases_.empty()) phases_.back().release = cycles_;
-    phases_.push_back({cycles_, 0, 0});
+    phases_.push_back(new_phase(cycles_));
     if (all_arrived_) barrier_cycles_.push_back(cycles_ - all_arrived_at_);
     all_arrived_ = false;
   }
+}
+
+VltMachine::Phase VltMachine::new_phase(uint64_t start) const {
+  Phase p;
+  p.start = start;
+  p.arrived.assign(tile_count(), 0);
+  return p;
+}
+
+std::vector<runtime::SuperstepCycles> VltMachine::superstep_cycles() const {
+  std::vector<runtime::SuperstepCycles> out;
+  for (size_t k = 0; k < phases_.size(); ++k) {
+    const Phase& p = phases_[k];
+    if (!p.release || !p.all_arrived) break;  // the phase in progress, or one that ended in a halt
+    runtime::SuperstepCycles s;
+    s.superstep = static_cast<uint32_t>(k);
+    s.kind = p.kind;
+    s.compute_cycles = p.all_arrived - p.start;
+    s.exchange_cycles = p.release - p.all_arrived;
+    s.exchange_words = p.words;
+    for (uint64_t a : p.arrived) s.tile_cycles.push_back(static_cast<uint32_t>(a >= p.start ? a - p.start : 0));
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 // CONTROL reset through the register block: the machine's reset for 4 cycles, cores held
@@ -624,6 +661,14 @@ std::unique_ptr<device::Device> TESSERA_VLT_MACHINE_FACTORY(const exe::ElfImage&
   auto m = std::make_unique<VltMachine>(o);
   m->load_firmware(firmware);
   return m;
+}
+
+// The profile source sim/vlt/devices lists this model under (profile_source_<target>): the
+// RTL's superstep cycles when `device` is this model's machine, unset otherwise.
+std::function<std::vector<runtime::SuperstepCycles>()> TESSERA_VLT_PROFILE_FACTORY(device::Device& device) {
+  auto* m = dynamic_cast<VltMachine*>(&device);
+  if (!m) return {};
+  return [m] { return m->superstep_cycles(); };
 }
 
 }  // namespace tessera::vlt

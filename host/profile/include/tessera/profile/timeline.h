@@ -40,9 +40,10 @@ TimelineTracks walk_timeline(const ExeImage& image, const exe::Program& program,
                              const std::function<void(const TimelineTracks&, const TimelineStep&)>& step);
 
 // The timeline as a picture (PNG): a row per track, compute coloured by layer, waiting
-// light grey, exchanges blue, syncs dark grey, host syncs orange on the host row.
+// light grey, exchanges blue, syncs dark grey, host syncs orange on the host row. `device`
+// (e.g. "emu", "vlt"), when given, is named in the title.
 void draw_timeline_png(const ExeImage& image, const exe::Program& program,
                        const std::vector<runtime::SuperstepCycles>& cycles, uint32_t group, uint32_t clock_mhz,
-                       const std::string& path);
+                       const std::string& path, const std::string& device = {});
 
 }  // namespace tessera::profile

@@ -92,8 +92,9 @@ std::vector<Backend> backends();
 // "emu, emu-native, vlt, remote://HOST:PORT[/NAME]" for help texts and errors.
 std::string usages();
 
-// The emulator's per-superstep profile for the Engine (EngineOptions::profile_source) when
-// `device` is an emulator from open() in ISS mode; unset otherwise.
+// The device's per-superstep profile for the Engine (EngineOptions::profile_source) when
+// `device` is from open() and has one: an emulator in ISS mode (its cycle model), or `vlt`
+// (the cycles measured on the RTL, VltMachine::superstep_cycles); unset otherwise.
 std::function<std::vector<runtime::SuperstepCycles>()> profile_source(device::Device& device);
 
 }  // namespace tessera::registry

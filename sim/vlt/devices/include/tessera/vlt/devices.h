@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "tessera/device/device.h"
 #include "tessera/exe/elf.h"
+#include "tessera/runtime/engine.h"
 #include "tessera/vlt/kernel_sim.h"
 
 namespace tessera::vlt {
@@ -27,5 +29,11 @@ std::unique_ptr<device::Device> make_machine(std::string_view target, const exe:
 // The kernel of `target` alone, its host streams served by `streams` (kernel_sim.h; the
 // card's simulation, host/card). Same error as make_machine for a target this build lacks.
 std::unique_ptr<KernelSim> make_kernel(std::string_view target, HostStreams& streams, std::FILE* console);
+
+// The RTL's per-superstep profile of `device`'s last run (VltMachine::superstep_cycles: every
+// tile's cycles to its arrival, the barrier's cycles, the words exchanged) for the Engine
+// (EngineOptions::profile_source), when `device` is a machine make_machine built; unset
+// otherwise. The source reads the machine when called, so it must not outlive it.
+std::function<std::vector<runtime::SuperstepCycles>()> profile_source(device::Device& device);
 
 }  // namespace tessera::vlt

@@ -28,6 +28,7 @@
 #include "tessera/emu/machine.h"
 #include "tessera/exe/elf.h"
 #include "tessera/exe/firmware_layout.h"
+#include "tessera/runtime/engine.h"
 #include "tessera/vlt/kernel_sim.h"
 
 class VerilatedContext;
@@ -90,11 +91,25 @@ class VltMachine final : public device::Device {
   // One superstep as the RTL ran it, in harness cycles: `start` is the cycle the cores were
   // started (superstep 0) or the barrier's release pulse before it; `all_arrived` the cycle
   // every tile's arrival was seen by its NI (all arrived_o high, none halted), 0 while not
-  // yet; `release` the release pulse that ended it, 0 while not yet.
+  // yet; `release` the release pulse that ended it, 0 while not yet. `arrived[t]`: the cycle
+  // tile t's NI saw its arrival (its arrived_o bit rose; 0 while not yet). `kind`: 1 when the
+  // barrier was a host sync (the register block's STATE was host sync), else 0. `words`: the
+  // write flits the tiles' NIs injected towards tiles (the exchange engines' words; read
+  // replies go to host nodes and are not counted).
   struct Phase {
     uint64_t start = 0, all_arrived = 0, release = 0;
+    std::vector<uint64_t> arrived;
+    uint32_t kind = 0;
+    uint64_t words = 0;
   };
   const std::vector<Phase>& phases() const { return phases_; }
+  // The released supersteps of the last run as the profile the runtime reads
+  // (EngineOptions::profile_source, as emu::Machine::profile() gives the emulator's):
+  // compute = release (or start) to the last arrival, tile_cycles[t] = to tile t's arrival,
+  // exchange = the last arrival to the release, all measured on the RTL. Arrivals are seen
+  // when the SYNC store retires, kArrivalPipelineCycles (cosim.h) after the cycle the ISS
+  // counts; a host sync's barrier includes the host's DMA and the doorbell.
+  std::vector<runtime::SuperstepCycles> superstep_cycles() const;
 
   // Waveform: dumps every signal of the model into an FST file from now on (needs a model
   // verilated with -DTESSERA_VLT_MACHINE_TRACE=ON; throws DeviceError otherwise). `depth`
@@ -162,6 +177,7 @@ class VltMachine final : public device::Device {
     uint32_t kind = 0, dst = 0, src = 0, addr = 0, mask = 0xf, data = 0;  // addr: byte address
   };
   void tick();
+  Phase new_phase(uint64_t start) const;  // no arrivals yet, for every tile
   void hard_reset();
   uint32_t state() const;  // the register block's STATE this cycle, read out of the model
   // Ticks until every queued host flit is injected and every expected reply (dma_read's, and
