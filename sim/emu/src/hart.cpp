@@ -83,6 +83,7 @@ Block& Hart::block_slow(uint32_t offset, const void* const* table) {
   }
   if (b->table != table) {
     for (BlockInsn& i : b->insns) i.handler = table[static_cast<size_t>(i.op)];
+    if (b->self_loop) b->insns[b->len - 1].handler = table[loop_handler_index(b->insns[b->len - 1].op)];
     b->table = table;
   }
   return *b;
@@ -104,6 +105,7 @@ Block& Hart::step_block(const Block& b) {
   step_.end_pc = b.insns[0].pc + 4;
   step_.scheduled = false;
   step_.insns.assign(b.insns.begin(), b.insns.begin() + 1);
+  step_.insns[0].handler = b.table[static_cast<size_t>(b.insns[0].op)];  // never the loop's
   step_.insns.push_back(b.insns[b.len]);
   return step_;
 }
@@ -222,8 +224,10 @@ StopReason Hart::run_loop(uint64_t max_insns) {
 #include "tessera/emu/insns.def"
 #undef INSN
       &&block_end,
+      &&loop_Beq, &&loop_Bne, &&loop_Blt, &&loop_Bge, &&loop_Bltu, &&loop_Bgeu,
   };
-  static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(kOpBlockEnd) + 1);
+  static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(kOpBlockEnd) + 1 + kLoopHandlers);
+  static_assert(loop_handler_index(Op::Bgeu) + 1 == sizeof(kHandlers) / sizeof(kHandlers[0]));
 
   if (halt_.kind != Halt::Kind::kNone) return StopReason::kHalted;
   if (max_insns == 0) return StopReason::kBudget;
@@ -241,7 +245,9 @@ StopReason Hart::run_loop(uint64_t max_insns) {
   // so cycle_ and ready_ keep their values from the block's entry until it ends, and are
   // then advanced by the block's schedule, or instruction by instruction where the
   // schedule does not hold. Where something reads them inside a block (the register
-  // block, traps), the instructions before are timed first: `settled` of them.
+  // block, traps), the instructions before are timed first: `settled` of them. Zero
+  // whenever a block is entered: set only on the slow paths, which leave the block, and
+  // reset where they do (not at every block's entry, which costs every handler).
   uint32_t settled = 0;
   // Set by the slow paths of loads and stores (halts, stores into code, the register
   // block): the block ends after this instruction.
@@ -295,6 +301,33 @@ StopReason Hart::run_loop(uint64_t max_insns) {
 op_kIllegal:
   ILLEGAL();
 
+  // The branch at the end of a loop of one block (Block::self_loop). Jumping back with
+  // nothing in flight since the block's entry (so its schedule held), it does what the
+  // block end would (finish_block, the budget) and runs the block again; in every other
+  // case the block end decides.
+#define LOOP_BRANCH(id, cond)                                          \
+  loop_##id : {                                                        \
+    if constexpr (kTrace) trace_retired(*dp, dp->pc);                  \
+    if (!(cond)) goto block_end;                                       \
+    npc = blk->start_pc;                                               \
+    if constexpr (kTiming) {                                           \
+      if (latest_ready_ > cycle_) [[unlikely]] goto block_end;         \
+      finish_block(*blk, cycle_, true);                                \
+    } else {                                                           \
+      cycle_ += blk->len;                                              \
+    }                                                                  \
+    n += blk->len;                                                     \
+    pc = npc;                                                          \
+    goto enter_block;                                                  \
+  }
+  LOOP_BRANCH(Beq, X1 == X2)
+  LOOP_BRANCH(Bne, X1 != X2)
+  LOOP_BRANCH(Blt, S1 < S2)
+  LOOP_BRANCH(Bge, S1 >= S2)
+  LOOP_BRANCH(Bltu, X1 < X2)
+  LOOP_BRANCH(Bgeu, X1 >= X2)
+#undef LOOP_BRANCH
+
   // The cycle model (arch/latency.toml), when timing is on: an instruction issues when its
   // sources are ready, holds the issue slot for its class's issue cycles (plus the refetch
   // penalty of a taken branch or jump), and its result is ready `result` cycles after issue.
@@ -342,7 +375,6 @@ enter_block:
     if (n == max_insns) goto leave;
     blk = &step_block(*blk);
   }
-  settled = 0;
   dp = blk->insns.data();
   npc = blk->end_pc;
   goto* dp->handler;
@@ -352,6 +384,7 @@ retire_exit: {
   pc_ = taken ? npc : dp->pc + 4;
   const uint32_t done = INSN_INDEX() + 1;
   SETTLE_TO(done, taken);
+  settled = 0;
   n += done;
   if (n == max_insns || halt_.kind != Halt::Kind::kNone) goto leave;
   leave_block = false;
@@ -366,6 +399,7 @@ trapped:
   if (dp) {
     const uint32_t done = INSN_INDEX();
     SETTLE_TO(done, false);
+    settled = 0;
     n += done;
   }
   // A trap is decided when the instruction issues, then the fetch restarts at mtvec.

@@ -3,6 +3,7 @@
 // out in advance for the usual case that nothing from before the block stalls it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -12,6 +13,12 @@ namespace tessera::emu {
 
 // The op that follows a block's last instruction: the executor's "look up the next block".
 inline constexpr Op kOpBlockEnd = Op::kCount;
+// The executor's handlers for a conditional branch back to its own block's start (a loop of
+// one block), in the order of Beq..Bgeu, follow kOpBlockEnd's in its table.
+inline constexpr size_t kLoopHandlers = 6;
+inline constexpr size_t loop_handler_index(Op branch) {
+  return static_cast<size_t>(kOpBlockEnd) + 1 + (static_cast<size_t>(branch) - static_cast<size_t>(Op::Beq));
+}
 
 // A scoreboard slot and a cycle count relative to the block's entry.
 struct SlotTime {
@@ -62,6 +69,11 @@ struct Block {
   bool writes_fflags = false;
   uint32_t fflags_ready = 0;
   bool more_results = false;  // results_rest is not empty or fflags is written
+  // A loop of one block: a scheduled block whose last instruction is a conditional branch
+  // to its first. Its branch takes a handler that, when it jumps back and nothing is in
+  // flight, applies the schedule and runs the block again without going through the block
+  // end.
+  bool self_loop = false;
 
   // Chaining: the block last found after this one, when it fell through (0) or jumped (1),
   // and its address (1, which no pc is, when there is none); the executor checks the
