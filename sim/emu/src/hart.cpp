@@ -252,6 +252,9 @@ StopReason Hart::run_loop(uint64_t max_insns) {
   // Set by the slow paths of loads and stores (halts, stores into code, the register
   // block): the block ends after this instruction.
   bool leave_block = false;
+  // A loop of one block on its schedule: passes of `blk` that ran but are not yet in n and
+  // the cycle model (APPLY_PASSES), and the budget left for passes after those.
+  uint64_t loop_k = 0, loop_room = 0;
 
 #include "hart_exec.inc"
 
@@ -301,24 +304,31 @@ StopReason Hart::run_loop(uint64_t max_insns) {
 op_kIllegal:
   ILLEGAL();
 
-  // The branch at the end of a loop of one block (Block::self_loop). Jumping back with
-  // nothing in flight since the block's entry (so its schedule held), it does what the
-  // block end would (finish_block, the budget) and runs the block again; in every other
-  // case the block end decides.
-#define LOOP_BRANCH(id, cond)                                          \
-  loop_##id : {                                                        \
-    if constexpr (kTrace) trace_retired(*dp, dp->pc);                  \
-    if (!(cond)) goto block_end;                                       \
-    npc = blk->start_pc;                                               \
-    if constexpr (kTiming) {                                           \
-      if (latest_ready_ > cycle_) [[unlikely]] goto block_end;         \
-      finish_block(*blk, cycle_, true);                                \
-    } else {                                                           \
-      cycle_ += blk->len;                                              \
-    }                                                                  \
-    n += blk->len;                                                     \
-    pc = npc;                                                          \
-    goto enter_block;                                                  \
+  // The branch at the end of a loop of one block (Block::self_loop). When it jumps back
+  // after a pass entered with nothing in flight, and the block's passes leave nothing in
+  // flight (loop_settles), the passes are only counted (loop_k) until the loop is left,
+  // the budget would end inside the next pass, or something looks at the cycle
+  // (APPLY_PASSES); when only the first condition holds, it does what the block end
+  // would (finish_block, the budget) and enters the block again; in every other case the
+  // block end decides.
+#define LOOP_BRANCH(id, cond)                                                   \
+  loop_##id : {                                                                 \
+    if constexpr (kTrace) trace_retired(*dp, dp->pc);                           \
+    if (!(cond)) goto block_end;                                                \
+    if (loop_k == 0) [[unlikely]] {                                             \
+      if constexpr (kTiming)                                                    \
+        if (!blk->loop_settles || latest_ready_ > cycle_) goto loop_one_pass;   \
+      loop_room = max_insns - n - blk->len;                                     \
+    }                                                                           \
+    ++loop_k;                                                                   \
+    if (loop_room >= blk->len) [[likely]] {                                     \
+      loop_room -= blk->len;                                                    \
+      dp = blk->insns.data();                                                   \
+      goto* dp->handler;                                                        \
+    }                                                                           \
+    APPLY_PASSES();                                                             \
+    pc = blk->start_pc;                                                         \
+    goto enter_block;                                                           \
   }
   LOOP_BRANCH(Beq, X1 == X2)
   LOOP_BRANCH(Bne, X1 != X2)
@@ -327,11 +337,21 @@ op_kIllegal:
   LOOP_BRANCH(Bltu, X1 < X2)
   LOOP_BRANCH(Bgeu, X1 >= X2)
 #undef LOOP_BRANCH
+loop_one_pass: __attribute__((unused));  // timed only
+  npc = blk->start_pc;
+  if constexpr (kTiming) {
+    if (latest_ready_ > cycle_) goto block_end;
+    finish_block(*blk, cycle_, true);
+  }
+  n += blk->len;
+  pc = npc;
+  goto enter_block;
 
   // The cycle model (arch/latency.toml), when timing is on: an instruction issues when its
   // sources are ready, holds the issue slot for its class's issue cycles (plus the refetch
   // penalty of a taken branch or jump), and its result is ready `result` cycles after issue.
 block_end: {
+  APPLY_PASSES();
   pc = npc;
   n += blk->len;
   const bool taken = pc != blk->end_pc;
@@ -396,6 +416,7 @@ fetch_fault:
   raise(kCauseFetchAccess, pc);
   dp = nullptr;
 trapped:
+  APPLY_PASSES();
   if (dp) {
     const uint32_t done = INSN_INDEX();
     SETTLE_TO(done, false);
@@ -425,6 +446,7 @@ trapped:
   goto next_block;
 
 stalled:
+  APPLY_PASSES();
   flush_results();
   n += INSN_INDEX();
   instret_ = instret0 + n;

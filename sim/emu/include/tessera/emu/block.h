@@ -70,10 +70,15 @@ struct Block {
   uint32_t fflags_ready = 0;
   bool more_results = false;  // results_rest is not empty or fflags is written
   // A loop of one block: a scheduled block whose last instruction is a conditional branch
-  // to its first. Its branch takes a handler that, when it jumps back and nothing is in
-  // flight, applies the schedule and runs the block again without going through the block
-  // end.
+  // to its first. Its branch takes a handler that runs the block again without going
+  // through the block end. A pass that jumps back takes `loop_cycles` (cycles +
+  // taken_penalty); if nothing it computes is still in flight by then (`loop_settles`:
+  // last_ready <= loop_cycles), every pass after one entered with nothing in flight is on
+  // the schedule too, and the executor only counts the passes, applying them at once when
+  // the loop is left or something looks at the cycle.
   bool self_loop = false;
+  bool loop_settles = false;
+  uint32_t loop_cycles = 0;
 
   // Chaining: the block last found after this one, when it fell through (0) or jumped (1),
   // and its address (1, which no pc is, when there is none); the executor checks the

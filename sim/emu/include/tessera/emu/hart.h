@@ -137,6 +137,13 @@ class Hart {
     }
     deferred_entry_ = entry;
   }
+  // `k` passes of a loop of one block (Block::self_loop and loop_settles) ran from cycle_,
+  // the first entered with nothing in flight: apply them at once.
+  void apply_passes(const Block& b, uint64_t k) {
+    cycle_ += k * b.loop_cycles;
+    latest_ready_ = std::max(latest_ready_, cycle_ - b.loop_cycles + b.last_ready);
+    deferred_ = nullptr;  // nothing in flight (loop_settles): see finish_block
+  }
   void write_results(const Block& b, uint64_t entry) {
     // Unrolled by the number of results: one well-predicted jump rather than a loop.
 #define TESSERA_RESULT(i) \
