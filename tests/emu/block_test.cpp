@@ -107,7 +107,28 @@ uint32_t auipc(uint32_t rd) { return rd << 7 | 0x17; }
 uint32_t sw(uint32_t rs2, uint32_t rs1, int32_t off) {
   return (uint32_t(off) >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | 2 << 12 | (uint32_t(off) & 0x1f) << 7 | 0x23;
 }
-constexpr uint32_t kA0 = 10, kA1 = 11, kT0 = 5;
+uint32_t r_type(uint32_t f7, uint32_t f3, uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | 0x33;
+}
+uint32_t add(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, 0, rd, rs1, rs2); }
+uint32_t xor_(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, 4, rd, rs1, rs2); }
+uint32_t mul(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(1, 0, rd, rs1, rs2); }
+uint32_t slli(uint32_t rd, uint32_t rs1, uint32_t sh) { return sh << 20 | rs1 << 15 | 1 << 12 | rd << 7 | 0x13; }
+uint32_t lw(uint32_t rd, uint32_t rs1, int32_t off) { return (uint32_t(off) & 0xfff) << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x03; }
+uint32_t branch(uint32_t f3, uint32_t rs1, uint32_t rs2, int32_t off) {
+  const uint32_t o = uint32_t(off);
+  return (o >> 12 & 1) << 31 | (o >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (o >> 1 & 0xf) << 8 |
+         (o >> 11 & 1) << 7 | 0x63;
+}
+uint32_t bne(uint32_t rs1, uint32_t rs2, int32_t off) { return branch(1, rs1, rs2, off); }
+uint32_t bltu(uint32_t rs1, uint32_t rs2, int32_t off) { return branch(6, rs1, rs2, off); }
+uint32_t csrrs(uint32_t rd, uint32_t csr, uint32_t rs1) { return csr << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x73; }
+uint32_t fmv_w_x(uint32_t fd, uint32_t rs1) { return 0xf0000053u | rs1 << 15 | fd << 7; }
+uint32_t fadd_s(uint32_t fd, uint32_t fs1, uint32_t fs2) { return fs2 << 20 | fs1 << 15 | fd << 7 | 0x53; }
+uint32_t fmadd_s(uint32_t fd, uint32_t fs1, uint32_t fs2, uint32_t fs3) {
+  return fs3 << 27 | fs2 << 20 | fs1 << 15 | fd << 7 | 0x43;
+}
+constexpr uint32_t kA0 = 10, kA1 = 11, kA2 = 12, kA3 = 13, kA5 = 15, kT0 = 5, kT1 = 6, kT2 = 7;
 constexpr uint32_t kLoop = 0x0000006f;  // jal zero, 0: a program's end, spinning
 
 void put_code(Tile& t, const std::vector<uint32_t>& words) {
@@ -146,6 +167,83 @@ TEST(Blocks, CodeRewrittenBetweenRunsIsSeen) {
   t.hart().reset(tessera::arch::kSramBase);
   t.hart().run(50);
   EXPECT_EQ(t.hart().x(kA0), 105u);
+}
+
+// Loops of one block (Block::self_loop): their branch runs the block again without the
+// block end and, where the passes leave nothing in flight, only counts the passes. Each
+// program runs at once, in random budgets and one instruction per run (where no pass is
+// ever counted: a budget of one runs the instruction alone), to the same state and cycle.
+std::unique_ptr<Tile> code_tile(const std::vector<uint32_t>& words, bool timing) {
+  auto t = std::make_unique<Tile>(0, 1, sram_bytes());
+  put_code(*t, words);
+  t->hart().set_timing(timing);
+  t->hart().reset(tessera::arch::kSramBase);
+  return t;
+}
+
+void check_code(const std::string& what, const std::vector<uint32_t>& words, uint64_t limit, std::mt19937_64& rng) {
+  for (bool timing : {true, false}) {
+    const std::string w = what + (timing ? " (timed)" : " (untimed)");
+    auto whole = code_tile(words, timing);
+    ASSERT_EQ(whole->hart().run(limit), StopReason::kBudget) << w;
+    auto chunks = code_tile(words, timing);
+    std::uniform_int_distribution<uint64_t> budget(1, 40);
+    for (uint64_t done = 0; done < limit;) {
+      const uint64_t n = std::min(budget(rng), limit - done);
+      ASSERT_EQ(chunks->hart().run(n), StopReason::kBudget) << w;
+      done += n;
+    }
+    expect_same(state(*whole), state(*chunks), w + " in random budgets");
+    auto steps = code_tile(words, timing);
+    for (uint64_t i = 0; i < limit; ++i) ASSERT_EQ(steps->hart().run(1), StopReason::kBudget) << w;
+    expect_same(state(*whole), state(*steps), w + " one instruction per run");
+  }
+}
+
+TEST(Blocks, LoopsOfOneBlockGiveTheInstructionByInstructionCycles) {
+  const uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  // ALU passes: the loop runs 50 times, then spins (jal to itself: a block end each time).
+  check_code("alu loop",
+             {addi(kT0, 0, 50), addi(kA0, 0, 3), xor_(kA0, kA0, kT0), slli(kA1, kA0, 3), add(kA0, kA0, kA1),
+              addi(kT0, kT0, -1), bne(kT0, 0, -16), kLoop},
+             400, rng);
+  // Loads (reading the code) and a multiply: a load's result is used in the next pass, and
+  // on the way out right after the branch falls through.
+  check_code("load loop",
+             {auipc(kT1), addi(kT0, 0, 12), lw(kA2, kT1, 0), add(kA0, kA0, kA2), mul(kA1, kA2, kA0),
+              addi(kT1, kT1, 4), addi(kT0, kT0, -1), bltu(0, kT0, -20), add(kA3, kA2, kA1), kLoop},
+             300, rng);
+  // Loops nested: the inner loop of one block is entered 20 times, counted passes applied
+  // each time it is left.
+  check_code("nested loops",
+             {addi(kT2, 0, 20), addi(kT0, 0, 7), addi(kA0, kA0, 1), addi(kT0, kT0, -1), bne(kT0, 0, -8),
+              addi(kT2, kT2, -1), bne(kT2, 0, -20), kLoop},
+             500, rng);
+  // FP: an fmadd still in flight when the loop is left (not taken), and when the loop is
+  // entered from a block that ends with one in flight; fflags read by a CSR after.
+  check_code("fp loop",
+             {lui(kT1, 2), csrrs(0, 0x300, kT1) /* mstatus.FS = initial */, lui(kA0, 0x3f800),
+              fmv_w_x(1, kA0) /* f1 = 1.0 */, addi(kT0, 0, 9), fmadd_s(2, 1, 1, 2), bne(0, 0, 8) /* never */,
+              fmadd_s(0, 1, 2, 0), addi(kT0, kT0, -1), bne(kT0, 0, -8), fadd_s(3, 0, 2), csrrs(kA5, 1, 0),
+              kLoop},
+             200, rng);
+}
+
+// The loop's branch is overwritten by a store in the loop's own block: the store ends the
+// block, and the next instruction is the new one, not the branch that ran the loop again.
+TEST(Blocks, StoreIntoALoopsOwnBranchIsSeenAtOnce) {
+  for (bool timing : {true, false}) {
+    // a1 = addi a3, zero, 9, stored over the bne at offset 24 in the first pass.
+    auto t = code_tile({auipc(kT1), lui(kA1, 0x00900), addi(kA1, kA1, 0x693), addi(kT0, 0, 5),
+                        addi(kA0, kA0, 1), sw(kA1, kT1, 24), bne(kT0, 0, -8), addi(kA2, 0, 7), kLoop},
+                       timing);
+    EXPECT_EQ(t->hart().run(100), StopReason::kBudget);
+    EXPECT_EQ(t->hart().x(kA0), 1u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kA3), 9u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kA2), 7u) << "timing " << timing;
+  }
 }
 
 }  // namespace
