@@ -357,8 +357,18 @@ block_end: {
   const bool taken = pc != blk->end_pc;
   // (A block whose instructions were timed inside, settled > 0, ended through retire_exit.)
   if constexpr (kTiming) {
-    if (blk->scheduled && schedule_holds(*blk, cycle_)) finish_block(*blk, cycle_, taken);
-    else settle(*blk, 0, blk->len, taken);
+    // Nothing in flight before the block nor after it (the usual case): only the cycle
+    // moves. latest_ready_ stays a bound on every ready cycle written, none is written,
+    // and the block's own results are ready by the new cycle (finish_block).
+    const uint32_t quick = blk->quick_cycles[taken];
+    if (quick != 0 && latest_ready_ <= cycle_) [[likely]] {
+      cycle_ += quick;
+      deferred_ = nullptr;
+    } else if (blk->scheduled && schedule_holds(*blk, cycle_)) {
+      finish_block(*blk, cycle_, taken);
+    } else {
+      settle(*blk, 0, blk->len, taken);
+    }
   } else {
     cycle_ += blk->len;
   }

@@ -79,6 +79,10 @@ struct Block {
   bool self_loop = false;
   bool loop_settles = false;
   uint32_t loop_cycles = 0;
+  // The cycles of a pass that falls through (0) or jumps (1), where its schedule leaves
+  // nothing in flight at its end (last_ready <= those cycles); else 0. Entered with nothing
+  // in flight, such a pass only adds them to the cycle: no ready cycle matters after it.
+  uint32_t quick_cycles[2] = {0, 0};
 
   // Chaining: the block last found after this one, when it fell through (0) or jumped (1),
   // and its address (1, which no pc is, when there is none); the executor checks the
