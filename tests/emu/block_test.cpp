@@ -246,4 +246,50 @@ TEST(Blocks, StoreIntoALoopsOwnBranchIsSeenAtOnce) {
   }
 }
 
+// Fused pairs (adjacent ALU instructions run by one handler, sim/emu/src/fused_pairs.h):
+// the second of a pair can be a jump's target (entered alone, in a block of its own) or
+// be rewritten by a store earlier in its block or by the host between runs.
+TEST(Blocks, FusedPairsKeepEachInstructionsOwnMeaning) {
+  for (bool timing : {true, false}) {
+    // Pairs from the block's start: (0, 4), (8: slli a1, a0, 4; 12: xor a2, a1, a0), then
+    // 16: addi t0, 1 and 20: bltu t0 < t2 (2) back to 12, the second of a pair.
+    auto t = code_tile({addi(kT2, 0, 2), addi(kA0, 0, 1), slli(kA1, kA0, 4), xor_(kA2, kA1, kA0),
+                        addi(kT0, kT0, 1), bltu(kT0, kT2, -8), kLoop},
+                       timing);
+    t->hart().run(100);
+    // a1 = 16, a2 = 16 ^ 1 = 17, then once more from `xor` alone: t0 = 2, a2 = 17.
+    EXPECT_EQ(t->hart().x(kA1), 16u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kA2), 17u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kT0), 2u) << "timing " << timing;
+  }
+  for (bool timing : {true, false}) {
+    // A store rewrites the second instruction of the pair after it, in the same block:
+    // slli a1, a0, 4 becomes addi a1, zero, 0x55.
+    auto t = code_tile({auipc(kT1), lui(kA3, 0x05500), addi(kA3, kA3, 0x593) /* addi a1, zero, 0x55 */,
+                        addi(kA0, 0, 3), sw(kA3, kT1, 24), addi(kA2, 0, 1), slli(kA1, kA0, 4), kLoop},
+                       timing);
+    t->hart().run(50);
+    EXPECT_EQ(t->hart().x(kA1), 0x55u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kA2), 1u) << "timing " << timing;
+  }
+  {
+    // The host rewrites the second of a pair between two runs.
+    auto t = code_tile({addi(kA0, 0, 5), addi(kA1, kA0, 1), kLoop}, true);
+    t->hart().run(20);
+    EXPECT_EQ(t->hart().x(kA1), 6u);
+    const uint32_t patch[] = {addi(kA1, kA0, 100)};
+    std::memcpy(t->sram().data() + 4, patch, sizeof patch);
+    t->hart().reset(tessera::arch::kSramBase);
+    t->hart().run(20);
+    EXPECT_EQ(t->hart().x(kA1), 105u);
+  }
+  const uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  check_code("pairs and a jump into a pair's second",
+             {addi(kT2, 0, 2), addi(kA0, 0, 1), slli(kA1, kA0, 4), xor_(kA2, kA1, kA0), add(kA3, kA2, kA1),
+              mul(kA0, kA3, kA2), addi(kT0, kT0, 1), bltu(kT0, kT2, -16) /* to xor: a pair's second */, kLoop},
+             100, rng);
+}
+
 }  // namespace
