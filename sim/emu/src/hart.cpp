@@ -4,8 +4,11 @@
 // Speed: instructions are decoded once into blocks (block.h) that run one after another
 // without a fetch per instruction, each with its cycle-model schedule worked out once;
 // SRAM accesses take an inline fast path, and everything rare (register block, HTIF,
-// traps) lives out of line. Self-modifying code: a store into a line holding code ends
-// its block and has every block's words checked again before they run (hart.h).
+// traps) lives out of line. A loop of one block runs again from its branch, counting its
+// passes; adjacent ALU instructions run in fused pairs (fused_pairs.h); a block end with
+// nothing in flight only adds cycles (docs/speed.md). Self-modifying code: a store into a
+// line holding code ends its block and has every block's words checked again before they
+// run (hart.h).
 #include "tessera/emu/hart.h"
 
 #include <algorithm>
