@@ -107,7 +107,28 @@ uint32_t auipc(uint32_t rd) { return rd << 7 | 0x17; }
 uint32_t sw(uint32_t rs2, uint32_t rs1, int32_t off) {
   return (uint32_t(off) >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | 2 << 12 | (uint32_t(off) & 0x1f) << 7 | 0x23;
 }
-constexpr uint32_t kA0 = 10, kA1 = 11, kT0 = 5;
+uint32_t r_type(uint32_t f7, uint32_t f3, uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | 0x33;
+}
+uint32_t add(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, 0, rd, rs1, rs2); }
+uint32_t xor_(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, 4, rd, rs1, rs2); }
+uint32_t mul(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(1, 0, rd, rs1, rs2); }
+uint32_t slli(uint32_t rd, uint32_t rs1, uint32_t sh) { return sh << 20 | rs1 << 15 | 1 << 12 | rd << 7 | 0x13; }
+uint32_t lw(uint32_t rd, uint32_t rs1, int32_t off) { return (uint32_t(off) & 0xfff) << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x03; }
+uint32_t branch(uint32_t f3, uint32_t rs1, uint32_t rs2, int32_t off) {
+  const uint32_t o = uint32_t(off);
+  return (o >> 12 & 1) << 31 | (o >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (o >> 1 & 0xf) << 8 |
+         (o >> 11 & 1) << 7 | 0x63;
+}
+uint32_t bne(uint32_t rs1, uint32_t rs2, int32_t off) { return branch(1, rs1, rs2, off); }
+uint32_t bltu(uint32_t rs1, uint32_t rs2, int32_t off) { return branch(6, rs1, rs2, off); }
+uint32_t csrrs(uint32_t rd, uint32_t csr, uint32_t rs1) { return csr << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x73; }
+uint32_t fmv_w_x(uint32_t fd, uint32_t rs1) { return 0xf0000053u | rs1 << 15 | fd << 7; }
+uint32_t fadd_s(uint32_t fd, uint32_t fs1, uint32_t fs2) { return fs2 << 20 | fs1 << 15 | fd << 7 | 0x53; }
+uint32_t fmadd_s(uint32_t fd, uint32_t fs1, uint32_t fs2, uint32_t fs3) {
+  return fs3 << 27 | fs2 << 20 | fs1 << 15 | fd << 7 | 0x43;
+}
+constexpr uint32_t kA0 = 10, kA1 = 11, kA2 = 12, kA3 = 13, kA5 = 15, kT0 = 5, kT1 = 6, kT2 = 7;
 constexpr uint32_t kLoop = 0x0000006f;  // jal zero, 0: a program's end, spinning
 
 void put_code(Tile& t, const std::vector<uint32_t>& words) {
@@ -146,6 +167,129 @@ TEST(Blocks, CodeRewrittenBetweenRunsIsSeen) {
   t.hart().reset(tessera::arch::kSramBase);
   t.hart().run(50);
   EXPECT_EQ(t.hart().x(kA0), 105u);
+}
+
+// Loops of one block (Block::self_loop): their branch runs the block again without the
+// block end and, where the passes leave nothing in flight, only counts the passes. Each
+// program runs at once, in random budgets and one instruction per run (where no pass is
+// ever counted: a budget of one runs the instruction alone), to the same state and cycle.
+std::unique_ptr<Tile> code_tile(const std::vector<uint32_t>& words, bool timing) {
+  auto t = std::make_unique<Tile>(0, 1, sram_bytes());
+  put_code(*t, words);
+  t->hart().set_timing(timing);
+  t->hart().reset(tessera::arch::kSramBase);
+  return t;
+}
+
+void check_code(const std::string& what, const std::vector<uint32_t>& words, uint64_t limit, std::mt19937_64& rng) {
+  for (bool timing : {true, false}) {
+    const std::string w = what + (timing ? " (timed)" : " (untimed)");
+    auto whole = code_tile(words, timing);
+    ASSERT_EQ(whole->hart().run(limit), StopReason::kBudget) << w;
+    auto chunks = code_tile(words, timing);
+    std::uniform_int_distribution<uint64_t> budget(1, 40);
+    for (uint64_t done = 0; done < limit;) {
+      const uint64_t n = std::min(budget(rng), limit - done);
+      ASSERT_EQ(chunks->hart().run(n), StopReason::kBudget) << w;
+      done += n;
+    }
+    expect_same(state(*whole), state(*chunks), w + " in random budgets");
+    auto steps = code_tile(words, timing);
+    for (uint64_t i = 0; i < limit; ++i) ASSERT_EQ(steps->hart().run(1), StopReason::kBudget) << w;
+    expect_same(state(*whole), state(*steps), w + " one instruction per run");
+  }
+}
+
+TEST(Blocks, LoopsOfOneBlockGiveTheInstructionByInstructionCycles) {
+  const uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  // ALU passes: the loop runs 50 times, then spins (jal to itself: a block end each time).
+  check_code("alu loop",
+             {addi(kT0, 0, 50), addi(kA0, 0, 3), xor_(kA0, kA0, kT0), slli(kA1, kA0, 3), add(kA0, kA0, kA1),
+              addi(kT0, kT0, -1), bne(kT0, 0, -16), kLoop},
+             400, rng);
+  // Loads (reading the code) and a multiply: a load's result is used in the next pass, and
+  // on the way out right after the branch falls through.
+  check_code("load loop",
+             {auipc(kT1), addi(kT0, 0, 12), lw(kA2, kT1, 0), add(kA0, kA0, kA2), mul(kA1, kA2, kA0),
+              addi(kT1, kT1, 4), addi(kT0, kT0, -1), bltu(0, kT0, -20), add(kA3, kA2, kA1), kLoop},
+             300, rng);
+  // Loops nested: the inner loop of one block is entered 20 times, counted passes applied
+  // each time it is left.
+  check_code("nested loops",
+             {addi(kT2, 0, 20), addi(kT0, 0, 7), addi(kA0, kA0, 1), addi(kT0, kT0, -1), bne(kT0, 0, -8),
+              addi(kT2, kT2, -1), bne(kT2, 0, -20), kLoop},
+             500, rng);
+  // FP: an fmadd still in flight when the loop is left (not taken), and when the loop is
+  // entered from a block that ends with one in flight; fflags read by a CSR after.
+  check_code("fp loop",
+             {lui(kT1, 2), csrrs(0, 0x300, kT1) /* mstatus.FS = initial */, lui(kA0, 0x3f800),
+              fmv_w_x(1, kA0) /* f1 = 1.0 */, addi(kT0, 0, 9), fmadd_s(2, 1, 1, 2), bne(0, 0, 8) /* never */,
+              fmadd_s(0, 1, 2, 0), addi(kT0, kT0, -1), bne(kT0, 0, -8), fadd_s(3, 0, 2), csrrs(kA5, 1, 0),
+              kLoop},
+             200, rng);
+}
+
+// The loop's branch is overwritten by a store in the loop's own block: the store ends the
+// block, and the next instruction is the new one, not the branch that ran the loop again.
+TEST(Blocks, StoreIntoALoopsOwnBranchIsSeenAtOnce) {
+  for (bool timing : {true, false}) {
+    // a1 = addi a3, zero, 9, stored over the bne at offset 24 in the first pass.
+    auto t = code_tile({auipc(kT1), lui(kA1, 0x00900), addi(kA1, kA1, 0x693), addi(kT0, 0, 5),
+                        addi(kA0, kA0, 1), sw(kA1, kT1, 24), bne(kT0, 0, -8), addi(kA2, 0, 7), kLoop},
+                       timing);
+    EXPECT_EQ(t->hart().run(100), StopReason::kBudget);
+    EXPECT_EQ(t->hart().x(kA0), 1u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kA3), 9u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kA2), 7u) << "timing " << timing;
+  }
+}
+
+// Fused pairs (adjacent ALU instructions run by one handler, sim/emu/src/fused_pairs.h):
+// the second of a pair can be a jump's target (entered alone, in a block of its own) or
+// be rewritten by a store earlier in its block or by the host between runs.
+TEST(Blocks, FusedPairsKeepEachInstructionsOwnMeaning) {
+  for (bool timing : {true, false}) {
+    // Pairs from the block's start: (0, 4), (8: slli a1, a0, 4; 12: xor a2, a1, a0), then
+    // 16: addi t0, 1 and 20: bltu t0 < t2 (2) back to 12, the second of a pair.
+    auto t = code_tile({addi(kT2, 0, 2), addi(kA0, 0, 1), slli(kA1, kA0, 4), xor_(kA2, kA1, kA0),
+                        addi(kT0, kT0, 1), bltu(kT0, kT2, -8), kLoop},
+                       timing);
+    t->hart().run(100);
+    // a1 = 16, a2 = 16 ^ 1 = 17, then once more from `xor` alone: t0 = 2, a2 = 17.
+    EXPECT_EQ(t->hart().x(kA1), 16u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kA2), 17u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kT0), 2u) << "timing " << timing;
+  }
+  for (bool timing : {true, false}) {
+    // A store rewrites the second instruction of the pair after it, in the same block:
+    // slli a1, a0, 4 becomes addi a1, zero, 0x55.
+    auto t = code_tile({auipc(kT1), lui(kA3, 0x05500), addi(kA3, kA3, 0x593) /* addi a1, zero, 0x55 */,
+                        addi(kA0, 0, 3), sw(kA3, kT1, 24), addi(kA2, 0, 1), slli(kA1, kA0, 4), kLoop},
+                       timing);
+    t->hart().run(50);
+    EXPECT_EQ(t->hart().x(kA1), 0x55u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kA2), 1u) << "timing " << timing;
+  }
+  {
+    // The host rewrites the second of a pair between two runs.
+    auto t = code_tile({addi(kA0, 0, 5), addi(kA1, kA0, 1), kLoop}, true);
+    t->hart().run(20);
+    EXPECT_EQ(t->hart().x(kA1), 6u);
+    const uint32_t patch[] = {addi(kA1, kA0, 100)};
+    std::memcpy(t->sram().data() + 4, patch, sizeof patch);
+    t->hart().reset(tessera::arch::kSramBase);
+    t->hart().run(20);
+    EXPECT_EQ(t->hart().x(kA1), 105u);
+  }
+  const uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  check_code("pairs and a jump into a pair's second",
+             {addi(kT2, 0, 2), addi(kA0, 0, 1), slli(kA1, kA0, 4), xor_(kA2, kA1, kA0), add(kA3, kA2, kA1),
+              mul(kA0, kA3, kA2), addi(kT0, kT0, 1), bltu(kT0, kT2, -16) /* to xor: a pair's second */, kLoop},
+             100, rng);
 }
 
 }  // namespace

@@ -99,6 +99,12 @@ void build_block(Block& b, const uint8_t* sram, uint32_t sram_bytes, uint32_t st
   b.end_pc = kSramBase + start + 4 * b.len;
   b.scheduled = !has_csr;
   schedule(b);
+  const BlockInsn& last = b.insns[b.len - 1];
+  b.self_loop = b.scheduled && op_format(last.op) == Format::B && last.pc + static_cast<uint32_t>(last.imm) == b.start_pc;
+  b.loop_cycles = b.cycles + b.taken_penalty;
+  b.loop_settles = b.last_ready <= b.loop_cycles;
+  b.quick_cycles[0] = b.scheduled && b.last_ready <= b.cycles ? b.cycles : 0;
+  b.quick_cycles[1] = b.scheduled && b.last_ready <= b.loop_cycles ? b.loop_cycles : 0;
   BlockInsn end;
   end.op = kOpBlockEnd;
   b.insns.push_back(end);

@@ -4,8 +4,11 @@
 // Speed: instructions are decoded once into blocks (block.h) that run one after another
 // without a fetch per instruction, each with its cycle-model schedule worked out once;
 // SRAM accesses take an inline fast path, and everything rare (register block, HTIF,
-// traps) lives out of line. Self-modifying code: a store into a line holding code ends
-// its block and has every block's words checked again before they run (hart.h).
+// traps) lives out of line. A loop of one block runs again from its branch, counting its
+// passes; adjacent ALU instructions run in fused pairs (fused_pairs.h); a block end with
+// nothing in flight only adds cycles (docs/speed.md). Self-modifying code: a store into a
+// line holding code ends its block and has every block's words checked again before they
+// run (hart.h).
 #include "tessera/emu/hart.h"
 
 #include <algorithm>
@@ -18,6 +21,7 @@
 #include "tessera/emu/csr.h"
 #include "tessera/emu/disasm.h"
 #include "tessera/fp/fp32.h"
+#include "fused_pairs.h"
 
 static_assert(std::endian::native == std::endian::little, "the ISS assumes a little-endian host");
 
@@ -83,6 +87,16 @@ Block& Hart::block_slow(uint32_t offset, const void* const* table) {
   }
   if (b->table != table) {
     for (BlockInsn& i : b->insns) i.handler = table[static_cast<size_t>(i.op)];
+    if (b->self_loop) b->insns[b->len - 1].handler = table[loop_handler_index(b->insns[b->len - 1].op)];
+    // Adjacent ALU instructions in pairs, from the first: the first's handler runs both.
+    // (The second keeps its own, for nothing enters a block in its middle.)
+    for (uint32_t i = 0; i + 1 < b->len; ++i) {
+      const int first = kFusedSlot[static_cast<size_t>(b->insns[i].op)];
+      const int second = kFusedSlot[static_cast<size_t>(b->insns[i + 1].op)];
+      if (first < 0 || second < 0) continue;
+      b->insns[i].handler = table[fused_handler_index(first, second)];
+      ++i;
+    }
     b->table = table;
   }
   return *b;
@@ -104,6 +118,7 @@ Block& Hart::step_block(const Block& b) {
   step_.end_pc = b.insns[0].pc + 4;
   step_.scheduled = false;
   step_.insns.assign(b.insns.begin(), b.insns.begin() + 1);
+  step_.insns[0].handler = b.table[static_cast<size_t>(b.insns[0].op)];  // never the loop's
   step_.insns.push_back(b.insns[b.len]);
   return step_;
 }
@@ -211,6 +226,62 @@ StopReason Hart::run(uint64_t max_insns) {
 
 enum CsrKind { kCsrW, kCsrS, kCsrC };  // CSR_OP: write, set bits, clear bits
 
+namespace {
+
+// The value an op of kFusedOps writes, from its semantics in insns.def (each a plain
+// WX(value)), for the fused pairs' handlers.
+template <Op kOp>
+[[gnu::always_inline]] inline uint32_t alu_value([[maybe_unused]] uint32_t x1, [[maybe_unused]] uint32_t x2,
+                                                 [[maybe_unused]] int32_t imm, [[maybe_unused]] uint32_t pc) {
+  static_assert(kFusedSlot[static_cast<size_t>(kOp)] >= 0);
+#define X1 x1
+#define X2 x2
+#define S1 static_cast<int32_t>(x1)
+#define S2 static_cast<int32_t>(x2)
+#define IMM imm
+#define PC pc
+#define WX(v) return static_cast<uint32_t>(v)
+#define TESSERA_ALU(id, ...) if constexpr (kOp == Op::id) { __VA_ARGS__ } else
+#define TESSERA_ALU_U TESSERA_ALU
+#define TESSERA_ALU_I TESSERA_ALU
+#define TESSERA_ALU_Shift TESSERA_ALU
+#define TESSERA_ALU_R TESSERA_ALU
+#define TESSERA_SKIP(...)
+#define TESSERA_ALU_J TESSERA_SKIP
+#define TESSERA_ALU_Jr TESSERA_SKIP
+#define TESSERA_ALU_B TESSERA_SKIP
+#define TESSERA_ALU_Load TESSERA_SKIP
+#define TESSERA_ALU_Store TESSERA_SKIP
+#define TESSERA_ALU_Fence TESSERA_SKIP
+#define TESSERA_ALU_None TESSERA_SKIP
+#define TESSERA_ALU_Csr TESSERA_SKIP
+#define TESSERA_ALU_CsrI TESSERA_SKIP
+#define TESSERA_ALU_FLoad TESSERA_SKIP
+#define TESSERA_ALU_FStore TESSERA_SKIP
+#define TESSERA_ALU_FR4 TESSERA_SKIP
+#define TESSERA_ALU_FRm TESSERA_SKIP
+#define TESSERA_ALU_FR1m TESSERA_SKIP
+#define TESSERA_ALU_FR TESSERA_SKIP
+#define TESSERA_ALU_XFm TESSERA_SKIP
+#define TESSERA_ALU_XF TESSERA_SKIP
+#define TESSERA_ALU_XFF TESSERA_SKIP
+#define TESSERA_ALU_FXm TESSERA_SKIP
+#define TESSERA_ALU_FX TESSERA_SKIP
+#define INSN(id, name, fmt, mask, match, klass, ...) TESSERA_ALU_##fmt(id, __VA_ARGS__)
+#include "tessera/emu/insns.def"
+#undef INSN
+  { return 0; }  // not reached: the static_assert above
+#undef X1
+#undef X2
+#undef S1
+#undef S2
+#undef IMM
+#undef PC
+#undef WX
+}
+
+}  // namespace
+
 template <bool kTrace, bool kTiming>
 StopReason Hart::run_loop(uint64_t max_insns) {
   // Threaded dispatch: every handler ends in its own indirect jump to the next one, which
@@ -222,8 +293,15 @@ StopReason Hart::run_loop(uint64_t max_insns) {
 #include "tessera/emu/insns.def"
 #undef INSN
       &&block_end,
+      &&loop_Beq, &&loop_Bne, &&loop_Blt, &&loop_Bge, &&loop_Bltu, &&loop_Bgeu,
+#define TESSERA_FUSED_ENTRY(a, b) &&fz_##a##_##b,
+#define TESSERA_FUSED_ROW(_, a) TESSERA_FUSED_OPS_2(TESSERA_FUSED_ENTRY, a)
+      TESSERA_FUSED_OPS(TESSERA_FUSED_ROW, _)
+#undef TESSERA_FUSED_ROW
+#undef TESSERA_FUSED_ENTRY
   };
-  static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(kOpBlockEnd) + 1);
+  static_assert(loop_handler_index(Op::Bgeu) == static_cast<size_t>(kOpBlockEnd) + kLoopHandlers);
+  static_assert(fused_handler_index(kFusedCount - 1, kFusedCount - 1) + 1 == sizeof(kHandlers) / sizeof(kHandlers[0]));
 
   if (halt_.kind != Halt::Kind::kNone) return StopReason::kHalted;
   if (max_insns == 0) return StopReason::kBudget;
@@ -241,11 +319,16 @@ StopReason Hart::run_loop(uint64_t max_insns) {
   // so cycle_ and ready_ keep their values from the block's entry until it ends, and are
   // then advanced by the block's schedule, or instruction by instruction where the
   // schedule does not hold. Where something reads them inside a block (the register
-  // block, traps), the instructions before are timed first: `settled` of them.
+  // block, traps), the instructions before are timed first: `settled` of them. Zero
+  // whenever a block is entered: set only on the slow paths, which leave the block, and
+  // reset where they do (not at every block's entry, which costs every handler).
   uint32_t settled = 0;
   // Set by the slow paths of loads and stores (halts, stores into code, the register
   // block): the block ends after this instruction.
   bool leave_block = false;
+  // A loop of one block on its schedule: passes of `blk` that ran but are not yet in n and
+  // the cycle model (APPLY_PASSES), and the budget left for passes after those.
+  uint64_t loop_k = 0, loop_room = 0;
 
 #include "hart_exec.inc"
 
@@ -295,17 +378,88 @@ StopReason Hart::run_loop(uint64_t max_insns) {
 op_kIllegal:
   ILLEGAL();
 
+  // The branch at the end of a loop of one block (Block::self_loop). When it jumps back
+  // after a pass entered with nothing in flight, and the block's passes leave nothing in
+  // flight (loop_settles), the passes are only counted (loop_k) until the loop is left,
+  // the budget would end inside the next pass, or something looks at the cycle
+  // (APPLY_PASSES); when only the first condition holds, it does what the block end
+  // would (finish_block, the budget) and enters the block again; in every other case the
+  // block end decides.
+#define LOOP_BRANCH(id, cond)                                                   \
+  loop_##id : {                                                                 \
+    if constexpr (kTrace) trace_retired(*dp, dp->pc);                           \
+    if (!(cond)) goto block_end;                                                \
+    if (loop_k == 0) [[unlikely]] {                                             \
+      if constexpr (kTiming)                                                    \
+        if (!blk->loop_settles || latest_ready_ > cycle_) goto loop_one_pass;   \
+      loop_room = max_insns - n - blk->len;                                     \
+    }                                                                           \
+    ++loop_k;                                                                   \
+    if (loop_room >= blk->len) [[likely]] {                                     \
+      loop_room -= blk->len;                                                    \
+      dp = blk->insns.data();                                                   \
+      goto* dp->handler;                                                        \
+    }                                                                           \
+    APPLY_PASSES();                                                             \
+    pc = blk->start_pc;                                                         \
+    goto enter_block;                                                           \
+  }
+  LOOP_BRANCH(Beq, X1 == X2)
+  LOOP_BRANCH(Bne, X1 != X2)
+  LOOP_BRANCH(Blt, S1 < S2)
+  LOOP_BRANCH(Bge, S1 >= S2)
+  LOOP_BRANCH(Bltu, X1 < X2)
+  LOOP_BRANCH(Bgeu, X1 >= X2)
+#undef LOOP_BRANCH
+  // A fused pair (fused_pairs.h): two ALU instructions, one dispatch.
+#define TESSERA_FUSED_CELL(a, b)                                                 \
+  fz_##a##_##b : {                                                               \
+    const BlockInsn& i0_ = dp[0];                                                \
+    x_[i0_.dst] = alu_value<Op::a>(x_[i0_.rs1], x_[i0_.rs2], i0_.imm, i0_.pc);   \
+    if constexpr (kTrace) trace_retired(i0_, i0_.pc);                            \
+    const BlockInsn& i1_ = dp[1];                                                \
+    x_[i1_.dst] = alu_value<Op::b>(x_[i1_.rs1], x_[i1_.rs2], i1_.imm, i1_.pc);   \
+    if constexpr (kTrace) trace_retired(i1_, i1_.pc);                            \
+    dp += 2;                                                                     \
+    goto* dp->handler;                                                           \
+  }
+#define TESSERA_FUSED_ROW(_, a) TESSERA_FUSED_OPS_2(TESSERA_FUSED_CELL, a)
+  TESSERA_FUSED_OPS(TESSERA_FUSED_ROW, _)
+#undef TESSERA_FUSED_ROW
+#undef TESSERA_FUSED_CELL
+
+loop_one_pass: __attribute__((unused));  // timed only
+  npc = blk->start_pc;
+  if constexpr (kTiming) {
+    if (latest_ready_ > cycle_) goto block_end;
+    finish_block(*blk, cycle_, true);
+  }
+  n += blk->len;
+  pc = npc;
+  goto enter_block;
+
   // The cycle model (arch/latency.toml), when timing is on: an instruction issues when its
   // sources are ready, holds the issue slot for its class's issue cycles (plus the refetch
   // penalty of a taken branch or jump), and its result is ready `result` cycles after issue.
 block_end: {
+  APPLY_PASSES();
   pc = npc;
   n += blk->len;
   const bool taken = pc != blk->end_pc;
   // (A block whose instructions were timed inside, settled > 0, ended through retire_exit.)
   if constexpr (kTiming) {
-    if (blk->scheduled && schedule_holds(*blk, cycle_)) finish_block(*blk, cycle_, taken);
-    else settle(*blk, 0, blk->len, taken);
+    // Nothing in flight before the block nor after it (the usual case): only the cycle
+    // moves. latest_ready_ stays a bound on every ready cycle written, none is written,
+    // and the block's own results are ready by the new cycle (finish_block).
+    const uint32_t quick = blk->quick_cycles[taken];
+    if (quick != 0 && latest_ready_ <= cycle_) [[likely]] {
+      cycle_ += quick;
+      deferred_ = nullptr;
+    } else if (blk->scheduled && schedule_holds(*blk, cycle_)) {
+      finish_block(*blk, cycle_, taken);
+    } else {
+      settle(*blk, 0, blk->len, taken);
+    }
   } else {
     cycle_ += blk->len;
   }
@@ -342,7 +496,6 @@ enter_block:
     if (n == max_insns) goto leave;
     blk = &step_block(*blk);
   }
-  settled = 0;
   dp = blk->insns.data();
   npc = blk->end_pc;
   goto* dp->handler;
@@ -352,6 +505,7 @@ retire_exit: {
   pc_ = taken ? npc : dp->pc + 4;
   const uint32_t done = INSN_INDEX() + 1;
   SETTLE_TO(done, taken);
+  settled = 0;
   n += done;
   if (n == max_insns || halt_.kind != Halt::Kind::kNone) goto leave;
   leave_block = false;
@@ -363,9 +517,11 @@ fetch_fault:
   raise(kCauseFetchAccess, pc);
   dp = nullptr;
 trapped:
+  APPLY_PASSES();
   if (dp) {
     const uint32_t done = INSN_INDEX();
     SETTLE_TO(done, false);
+    settled = 0;
     n += done;
   }
   // A trap is decided when the instruction issues, then the fetch restarts at mtvec.
@@ -391,6 +547,7 @@ trapped:
   goto next_block;
 
 stalled:
+  APPLY_PASSES();
   flush_results();
   n += INSN_INDEX();
   instret_ = instret0 + n;

@@ -3,6 +3,7 @@
 // out in advance for the usual case that nothing from before the block stalls it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -12,6 +13,12 @@ namespace tessera::emu {
 
 // The op that follows a block's last instruction: the executor's "look up the next block".
 inline constexpr Op kOpBlockEnd = Op::kCount;
+// The executor's handlers for a conditional branch back to its own block's start (a loop of
+// one block), in the order of Beq..Bgeu, follow kOpBlockEnd's in its table.
+inline constexpr size_t kLoopHandlers = 6;
+inline constexpr size_t loop_handler_index(Op branch) {
+  return static_cast<size_t>(kOpBlockEnd) + 1 + (static_cast<size_t>(branch) - static_cast<size_t>(Op::Beq));
+}
 
 // A scoreboard slot and a cycle count relative to the block's entry.
 struct SlotTime {
@@ -62,6 +69,20 @@ struct Block {
   bool writes_fflags = false;
   uint32_t fflags_ready = 0;
   bool more_results = false;  // results_rest is not empty or fflags is written
+  // A loop of one block: a scheduled block whose last instruction is a conditional branch
+  // to its first. Its branch takes a handler that runs the block again without going
+  // through the block end. A pass that jumps back takes `loop_cycles` (cycles +
+  // taken_penalty); if nothing it computes is still in flight by then (`loop_settles`:
+  // last_ready <= loop_cycles), every pass after one entered with nothing in flight is on
+  // the schedule too, and the executor only counts the passes, applying them at once when
+  // the loop is left or something looks at the cycle.
+  bool self_loop = false;
+  bool loop_settles = false;
+  uint32_t loop_cycles = 0;
+  // The cycles of a pass that falls through (0) or jumps (1), where its schedule leaves
+  // nothing in flight at its end (last_ready <= those cycles); else 0. Entered with nothing
+  // in flight, such a pass only adds them to the cycle: no ready cycle matters after it.
+  uint32_t quick_cycles[2] = {0, 0};
 
   // Chaining: the block last found after this one, when it fell through (0) or jumped (1),
   // and its address (1, which no pc is, when there is none); the executor checks the

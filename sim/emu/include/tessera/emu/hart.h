@@ -117,17 +117,32 @@ class Hart {
       for (const SlotTime& s : b.live_in_rest) late |= ready_[s.slot] > entry + s.cycle;
     return !late;
   }
-  // A scheduled block ran to its end from cycle `entry`: apply its schedule. Its results'
-  // ready cycles are written when another block ends or something reads them: a loop of
-  // one block writes them once, when it is left (each pass overwrites the same slots).
+  // A scheduled block ran to its end from cycle `entry`: apply its schedule. If nothing is
+  // in flight after it (latest_ready_ <= cycle_, the usual case), no ready cycle matters
+  // any more: every use takes the max with a cycle at least cycle_ (the cycle never goes
+  // back; set_cycle only lowers ready cycles), so its results' ready cycles are not
+  // written at all, nor those of a block deferred before it. Otherwise they are written
+  // when another block ends or something reads them: a loop of one block writes them once,
+  // when it is left (each pass overwrites the same slots).
   [[gnu::always_inline]] void finish_block(const Block& b, uint64_t entry, bool taken) {
     cycle_ = entry + b.cycles + (taken ? b.taken_penalty : 0);
     latest_ready_ = std::max(latest_ready_, entry + b.last_ready);
+    if (latest_ready_ <= cycle_) [[likely]] {
+      deferred_ = nullptr;
+      return;
+    }
     if (&b != deferred_) [[unlikely]] {
       flush_results();
       deferred_ = &b;
     }
     deferred_entry_ = entry;
+  }
+  // `k` passes of a loop of one block (Block::self_loop and loop_settles) ran from cycle_,
+  // the first entered with nothing in flight: apply them at once.
+  void apply_passes(const Block& b, uint64_t k) {
+    cycle_ += k * b.loop_cycles;
+    latest_ready_ = std::max(latest_ready_, cycle_ - b.loop_cycles + b.last_ready);
+    deferred_ = nullptr;  // nothing in flight (loop_settles): see finish_block
   }
   void write_results(const Block& b, uint64_t entry) {
     // Unrolled by the number of results: one well-predicted jump rather than a loop.
