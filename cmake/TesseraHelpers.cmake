@@ -28,6 +28,6 @@ endfunction()
 # tessera_test(NAME SRCS ... [DEPS ...]): a GoogleTest binary, its tests discovered by ctest.
 function(tessera_test name)
   cmake_parse_arguments(ARG "" "" "SRCS;DEPS" ${ARGN})
-  tessera_executable(${name} SRCS ${ARG_SRCS} DEPS ${ARG_DEPS} GTest::gtest_main)
+  tessera_executable(${name} SRCS ${ARG_SRCS} DEPS ${ARG_DEPS} GTest::gtest_main tessera_test_support)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60)
 endfunction()

@@ -14,6 +14,7 @@ extern "C" void codelet_add_bias(uint32_t state_addr) {
   float* dst = tile_ptr<float>(s[0], n);
   const float* src = tile_ptr<const float>(s[1], n);
   const float* bias = tile_ptr<const float>(s[2], cols);
+  if (n == 0) return;  // empty: not 2^32 - 1 passes over empty rows
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t c = 0; c < cols; ++c) {
       const uintptr_t i = static_cast<uintptr_t>(r) * cols + c;

@@ -27,11 +27,11 @@ extern "C" void codelet_avgpool2d(uint32_t state_addr) {
   const uint32_t sh = s[9], sw = s[10], pt = s[11], pl = s[12], pb = s[13], pr = s[14];
   const bool include_pad = s[15] != 0;
   const uint32_t plane = h * wd;
-  float* y = tile_ptr<float>(s[0], static_cast<uint64_t>(c) * oh * ow);
-  const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(c) * plane);
+  float* y = tile_ptr<float>(s[0], extent(c, oh, ow));
+  const float* x = tile_ptr<const float>(s[1], extent(c, h, wd));
   // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
   // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
-  if (static_cast<uint64_t>(c) * oh * ow == 0) return;
+  if (no_elements(c, oh, ow)) return;
   for (uint32_t ci = 0; ci < c; ++ci) {
     const float* xc = x + static_cast<uintptr_t>(ci) * plane;
     for (uint32_t oy = 0; oy < oh; ++oy) {
@@ -47,7 +47,9 @@ extern "C" void codelet_avgpool2d(uint32_t state_addr) {
           const float* row = xc + static_cast<uintptr_t>(iy) * wd;
           for (int32_t ix = rx.lo; ix < rx.hi; ++ix) sum = sum + row[ix];
         }
-        const int32_t count = include_pad ? ry.full * rx.full : (ry.hi - ry.lo) * (rx.hi - rx.lo);
+        // u32 products (no i32 overflow for absurd pads; the inside part is at most h x wd)
+        const uint32_t full = static_cast<uint32_t>(ry.full) * static_cast<uint32_t>(rx.full);
+        const int32_t count = static_cast<int32_t>(include_pad ? full : static_cast<uint32_t>(ry.hi - ry.lo) * static_cast<uint32_t>(rx.hi - rx.lo));
         *y = sum / static_cast<float>(count);
       }
     }

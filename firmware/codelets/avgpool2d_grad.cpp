@@ -23,12 +23,12 @@ extern "C" void codelet_avgpool2d_grad(uint32_t state_addr) {
   const uint32_t sh = s[9], sw = s[10], pt = s[11], pl = s[12], pb = s[13], pr = s[14];
   const bool include_pad = s[15] != 0;
   const uint32_t plane = h * wd;
-  float* dx = tile_ptr<float>(s[0], static_cast<uint64_t>(c) * plane);
-  const float* dy = tile_ptr<const float>(s[1], static_cast<uint64_t>(c) * oh * ow);
+  float* dx = tile_ptr<float>(s[0], extent(c, h, wd));
+  const float* dy = tile_ptr<const float>(s[1], extent(c, oh, ow));
   for (uint32_t i = 0, n = c * plane; i < n; ++i) dx[i] = 0.0f;
   // No dy element (c, oh or ow zero): nothing to add. Return now rather than walk up to
   // 2^32 - 1 empty rows (found by fuzz_control: minutes in one vertex).
-  if (static_cast<uint64_t>(c) * oh * ow == 0) return;
+  if (no_elements(c, oh, ow)) return;
   for (uint32_t ci = 0; ci < c; ++ci) {
     float* dxc = dx + static_cast<uintptr_t>(ci) * plane;
     for (uint32_t oy = 0; oy < oh; ++oy) {
@@ -36,7 +36,9 @@ extern "C" void codelet_avgpool2d_grad(uint32_t state_addr) {
       for (uint32_t ox = 0; ox < ow; ++ox, ++dy) {
         const PoolRange rx = pool_range(ox, sw, pl, kw, wd, pr);
         if (ry.lo >= ry.hi || rx.lo >= rx.hi) continue;
-        const int32_t count = include_pad ? ry.full * rx.full : (ry.hi - ry.lo) * (rx.hi - rx.lo);
+        // u32 products (no i32 overflow for absurd pads; the inside part is at most h x wd)
+        const uint32_t full = static_cast<uint32_t>(ry.full) * static_cast<uint32_t>(rx.full);
+        const int32_t count = static_cast<int32_t>(include_pad ? full : static_cast<uint32_t>(ry.hi - ry.lo) * static_cast<uint32_t>(rx.hi - rx.lo));
         const float g = *dy / static_cast<float>(count);
         for (int32_t iy = ry.lo; iy < ry.hi; ++iy) {
           float* row = dxc + static_cast<uintptr_t>(iy) * wd;

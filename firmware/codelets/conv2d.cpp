@@ -30,13 +30,21 @@ extern "C" void codelet_conv2d(uint32_t state_addr) {
   const uint32_t kh = s[10], kw = s[11], sh = s[12], sw = s[13], ph = s[14], pw = s[15];
   const uint32_t dh = s[16], dw = s[17];
   const uint32_t plane = h * wd, kplane = kh * kw;
-  float* y = tile_ptr<float>(s[0], static_cast<uint64_t>(cout) * oh * ow);
-  const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(cin) * plane);
-  const float* w = tile_ptr<const float>(s[2], static_cast<uint64_t>(cout) * cin * kplane);
+  float* y = tile_ptr<float>(s[0], extent(cout, oh, ow));
+  const float* x = tile_ptr<const float>(s[1], extent(cin, h, wd));
+  const float* w = tile_ptr<const float>(s[2], extent(cout, cin, kh, kw));
   const float* b = tile_ptr<const float>(s[3], cout);
   // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
   // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
-  if (static_cast<uint64_t>(cout) * oh * ow == 0) return;
+  if (no_elements(cout, oh, ow)) return;
+  // No term in any sum (no input channel, an empty kernel or an empty x): y = +0 + b,
+  // without scanning up to 2^32 - 1 kernel rows that no tensor bounds, and without the
+  // vector kernel's pointer arithmetic on an x that is null (fuzz_control, UBSan).
+  if (no_elements(cin, kh, kw) || no_elements(h, wd)) {
+    for (uint32_t co = 0; co < cout; ++co)
+      for (uint32_t i = 0, n = oh * ow; i < n; ++i) y[co * n + i] = 0.0f + b[co];  // y checked: no wrap
+    return;
+  }
 #if !defined(__riscv)
   // The same chains, eight output columns at once (native_simd.h).
   if (simd::enabled() && simd::conv2d(y, x, w, b, {cin, h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw})) return;

@@ -27,12 +27,18 @@ extern "C" void codelet_conv2d_grad_input(uint32_t state_addr) {
   const uint32_t dh = s[15], dw = s[16];
   if (sh == 0 || sw == 0) return;
   const uint32_t oplane = oh * ow, kplane = kh * kw;
-  float* dx = tile_ptr<float>(s[0], static_cast<uint64_t>(cin) * h * wd);
-  const float* dy = tile_ptr<const float>(s[1], static_cast<uint64_t>(cout) * oplane);
-  const float* w = tile_ptr<const float>(s[2], static_cast<uint64_t>(cout) * cin * kplane);
+  float* dx = tile_ptr<float>(s[0], extent(cin, h, wd));
+  const float* dy = tile_ptr<const float>(s[1], extent(cout, oh, ow));
+  const float* w = tile_ptr<const float>(s[2], extent(cout, cin, kh, kw));
   // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
   // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
-  if (static_cast<uint64_t>(cin) * h * wd == 0) return;
+  if (no_elements(cin, h, wd)) return;
+  // No term in any sum (dy or w empty): dx = +0, without scanning up to 2^32 - 1 kernel rows
+  // per input row that no tensor bounds.
+  if (no_elements(cout, oh, ow, kh, kw)) {
+    for (uint32_t i = 0, n = cin * h * wd; i < n; ++i) dx[i] = 0.0f;  // dx checked: no wrap
+    return;
+  }
   const uintptr_t wco_step = static_cast<uintptr_t>(cin) * kplane;
   for (uint32_t ci = 0; ci < cin; ++ci) {
     for (uint32_t iy = 0; iy < h; ++iy) {

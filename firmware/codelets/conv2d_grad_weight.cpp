@@ -27,12 +27,12 @@ extern "C" void codelet_conv2d_grad_weight(uint32_t state_addr) {
   const uint32_t kh = s[9], kw = s[10], sh = s[11], sw = s[12], ph = s[13], pw = s[14];
   const uint32_t dh = s[15], dwl = s[16], accumulate = s[17];
   const uint32_t plane = h * wd, oplane = oh * ow;
-  float* dw = tile_ptr<float>(s[0], static_cast<uint64_t>(cout) * cin * kh * kw);
-  const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(cin) * plane);
-  const float* dy = tile_ptr<const float>(s[2], static_cast<uint64_t>(cout) * oplane);
+  float* dw = tile_ptr<float>(s[0], extent(cout, cin, kh, kw));
+  const float* x = tile_ptr<const float>(s[1], extent(cin, h, wd));
+  const float* dy = tile_ptr<const float>(s[2], extent(cout, oh, ow));
   // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
   // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
-  if (static_cast<uint64_t>(cout) * cin * kh * kw == 0) return;
+  if (no_elements(cout, cin, kh, kw)) return;
   float* out = dw;
   for (uint32_t co = 0; co < cout; ++co) {
     const float* dyc = dy + static_cast<uintptr_t>(co) * oplane;

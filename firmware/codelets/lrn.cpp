@@ -26,11 +26,11 @@ extern "C" void codelet_lrn(uint32_t state_addr) {
   const float alpha = u2f(s[5]), beta = u2f(s[6]), bias = u2f(s[7]);
   const float fsize = static_cast<float>(size);
   const uint32_t before = (size - 1) / 2, after = size / 2;  // floor, ceil of (size-1)/2
-  float* y = tile_ptr<float>(s[0], static_cast<uint64_t>(c) * hw);
-  const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(c) * hw);
+  float* y = tile_ptr<float>(s[0], extent(c, hw));
+  const float* x = tile_ptr<const float>(s[1], extent(c, hw));
   // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
   // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
-  if (static_cast<uint64_t>(c) * hw == 0) return;
+  if (no_elements(c, hw)) return;
   for (uint32_t ci = 0; ci < c; ++ci) {
     const uint32_t lo = ci > before ? ci - before : 0;
     const uint32_t hi = c - ci > after ? ci + after + 1 : c;

@@ -23,11 +23,11 @@ extern "C" void codelet_maxpool2d(uint32_t state_addr) {
   const uint32_t c = s[2], h = s[3], wd = s[4], oh = s[5], ow = s[6], kh = s[7], kw = s[8];
   const uint32_t sh = s[9], sw = s[10], ph = s[11], pw = s[12];
   const uint32_t plane = h * wd;
-  uint32_t* y = tile_ptr<uint32_t>(s[0], static_cast<uint64_t>(c) * oh * ow);
-  const float* x = tile_ptr<const float>(s[1], static_cast<uint64_t>(c) * plane);
+  uint32_t* y = tile_ptr<uint32_t>(s[0], extent(c, oh, ow));
+  const float* x = tile_ptr<const float>(s[1], extent(c, h, wd));
   // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
   // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
-  if (static_cast<uint64_t>(c) * oh * ow == 0) return;
+  if (no_elements(c, oh, ow)) return;
 #if !defined(__riscv)
   // The same picks, eight output columns at once (native_simd.h).
   if (simd::enabled() && simd::maxpool2d(y, x, {c, h, wd, oh, ow, kh, kw, sh, sw, ph, pw})) return;

@@ -19,13 +19,13 @@ extern "C" void codelet_maxpool2d_grad(uint32_t state_addr) {
   const uint32_t c = s[3], h = s[4], wd = s[5], oh = s[6], ow = s[7], kh = s[8], kw = s[9];
   const uint32_t sh = s[10], sw = s[11], ph = s[12], pw = s[13];
   const uint32_t plane = h * wd;
-  float* dx = tile_ptr<float>(s[0], static_cast<uint64_t>(c) * plane);
-  const float* dy = tile_ptr<const float>(s[1], static_cast<uint64_t>(c) * oh * ow);
-  const float* x = tile_ptr<const float>(s[2], static_cast<uint64_t>(c) * plane);
+  float* dx = tile_ptr<float>(s[0], extent(c, h, wd));
+  const float* dy = tile_ptr<const float>(s[1], extent(c, oh, ow));
+  const float* x = tile_ptr<const float>(s[2], extent(c, h, wd));
   for (uint32_t i = 0, n = c * plane; i < n; ++i) dx[i] = 0.0f;
   // No dy element: nothing to add. Return now rather than walk up to 2^32 - 1 empty rows
   // (fuzz_control found that runaway here as in avgpool2d_grad).
-  if (static_cast<uint64_t>(c) * oh * ow == 0) return;
+  if (no_elements(c, oh, ow)) return;
   for (uint32_t ci = 0; ci < c; ++ci) {
     const float* xc = x + static_cast<uintptr_t>(ci) * plane;
     float* dxc = dx + static_cast<uintptr_t>(ci) * plane;

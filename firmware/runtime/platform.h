@@ -3,6 +3,8 @@
 // control-program interpreter, the codelets) is written once against these functions:
 //
 //   tile_ptr<T>(addr, count)  a tile address -> a pointer to `count` objects of type T
+//   extent(a, b, ...)         the count of an array of a x b x ...: exact, or too many for
+//                             any SRAM, never a product that wrapped
 //   reg_write<OFFSET>(value)  store to the tile register block (arch/tile_map.toml)
 //   reg_read<OFFSET>()        load from it
 //   tile_halt(code)           write EXIT and never return
@@ -37,6 +39,29 @@
 #endif
 
 namespace tessera::fw {
+
+// The number of elements of an array with these extents, for tile_ptr's count: the exact
+// product while it is below 2^32, else 2^32 (more elements than any SRAM has bytes, so
+// tile_ptr faults), 0 when an extent is 0. Never a product that wrapped to a small count:
+// 2 * 2977518503 * 3097670771 is 10 modulo 2^64, and h * wd in 32 bits is 0 for 65536 x
+// 65536. (No division: the tile has no 64-bit one.)
+constexpr uint64_t kExtentTooMany = uint64_t{1} << 32;
+constexpr uint64_t extent(uint64_t a) { return a; }
+template <class... Rest>
+constexpr uint64_t extent(uint64_t a, uint64_t b, Rest... rest) {
+  uint64_t p = 0;
+  if (a != 0 && b != 0) {
+    p = (a >= kExtentTooMany || b >= kExtentTooMany) ? kExtentTooMany : a * b;  // < 2^64
+    if (p > kExtentTooMany) p = kExtentTooMany;
+  }
+  return extent(p, static_cast<uint64_t>(rest)...);
+}
+
+// True when one of the extents is 0: an empty array (cheaper than extent() == 0 on the tile).
+template <class... E>
+constexpr bool no_elements(E... extents) {
+  return ((extents == 0) || ...);
+}
 
 #if defined(__riscv)
 

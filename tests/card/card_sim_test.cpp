@@ -4,6 +4,7 @@
 // contract's checks, and the Engine's runs bit-identical to the emulator (the tiny graph of
 // tests/compiler, as rtl.machine.* runs it on VltMachine).
 #include <gtest/gtest.h>
+#include "tessera/testutil/seed.h"
 
 #include <algorithm>
 #include <bit>
@@ -29,8 +30,7 @@ std::unique_ptr<card::CardDevice> make_card(uint32_t ring_records = 8192) {
 }
 
 TEST(CardSim, DmaRoundTripsThroughTheMovers) {
-  const uint32_t seed = std::random_device{}();
-  std::printf("seed %u\n", seed);
+  const uint64_t seed = tessera::testutil::random_seed("card DMA round trips");
   std::mt19937 rng(seed);
   auto card = make_card(8);  // 7 replies a launch: reads take many launches, the ring wraps
   const uint32_t base = arch::kSramBase + 0x8000;
@@ -61,8 +61,7 @@ TEST(CardSim, DmaRoundTripsThroughTheMovers) {
 // `small` has two host nodes: writes go through both (rows 0-1 through node 0, rows 2-3
 // through node 1), each tile's fence behind its words on the same node.
 TEST(CardSim, WritesThroughBothHostNodesOfSmallArriveWhole) {
-  const uint32_t seed = std::random_device{}();
-  std::printf("seed %u\n", seed);
+  const uint64_t seed = tessera::testutil::random_seed("card writes through both host nodes");
   std::mt19937 rng(seed);
   auto card = card::make_card_sim("small", firmware_elf(), stdout);
   std::vector<device::DmaSegment> segs;

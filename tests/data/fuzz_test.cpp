@@ -3,6 +3,7 @@
 // printed; TESSERA_FUZZ_SEED=<n> replays a run, TESSERA_FUZZ_ITERS=<n> changes its length.
 // Built twice: data_test (plain) and data_fuzz_asan_test (AddressSanitizer + UBSan).
 #include <gtest/gtest.h>
+#include "tessera/testutil/seed.h"
 
 #include <cstdlib>
 #include <functional>
@@ -20,7 +21,7 @@ std::uint64_t env_or(const char* name, std::uint64_t fallback) {
 }
 
 std::uint64_t fuzz_seed() {
-  static const std::uint64_t seed = env_or("TESSERA_FUZZ_SEED", std::random_device{}());
+  static const std::uint64_t seed = tessera::testutil::random_seed("data fuzz", "TESSERA_FUZZ_SEED");
   return seed;
 }
 

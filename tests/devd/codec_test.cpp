@@ -4,6 +4,7 @@
 // the token comparison and the token file's checks; chunked DMA covers exactly the bytes of
 // the whole list.
 #include <gmock/gmock.h>
+#include "tessera/testutil/seed.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -127,8 +128,7 @@ TEST(Codec, MalformedMessagesNameTheField) {
 }
 
 TEST(Codec, RandomBytesNeverCrashTheParser) {
-  const uint32_t seed = std::random_device{}();
-  std::printf("seed %u\n", seed);
+  const uint64_t seed = tessera::testutil::random_seed("codec random bytes");
   std::mt19937 rng(seed);
   for (int i = 0; i < 20000; ++i) {
     std::vector<std::byte> b(rng() % 64);
@@ -176,8 +176,7 @@ TEST(Token, TheServersFileMustBePrivate) {
 }
 
 TEST(DmaChunks, CoverExactlyTheBytesOfTheWholeList) {
-  const uint32_t seed = std::random_device{}();
-  std::printf("seed %u\n", seed);
+  const uint64_t seed = tessera::testutil::random_seed("dma chunks");
   std::mt19937 rng(seed);
   for (int round = 0; round < 200; ++round) {
     std::vector<device::DmaSegment> segs;

@@ -7,6 +7,7 @@
 // - code written while it runs is seen at once: a store into the next instruction of the
 //   same block, and code the host rewrites between two runs.
 #include <gtest/gtest.h>
+#include "tessera/testutil/seed.h"
 
 #include <cstring>
 #include <random>
@@ -89,8 +90,7 @@ void check_program(const std::string& elf, uint64_t limit, bool timing, std::mt1
 }
 
 TEST(Blocks, ScheduleGivesTheCyclesOfTheInstructionByInstructionModel) {
-  const uint64_t seed = std::random_device{}();
-  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  const uint64_t seed = tessera::testutil::random_seed("block schedule");
   std::mt19937_64 rng(seed);
   const std::string dir = TESSERA_TILE_BIN_DIR;
   for (const char* prog : {"bench/int_bench.elf", "bench/fp_bench.elf"})

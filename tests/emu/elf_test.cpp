@@ -2,6 +2,7 @@
 // real tile ELFs (no crash, no hang: every input either loads and runs for a bounded
 // number of instructions, or is rejected with an ElfError).
 #include <gtest/gtest.h>
+#include "tessera/testutil/seed.h"
 
 #include <cstring>
 #include <fstream>
@@ -86,9 +87,7 @@ TEST(ElfLoader, NamesEachKindOfMalformedFile) {
 
 // Mutations: random byte writes, 32-bit field overwrites with extreme values, truncation.
 TEST(ElfLoader, SurvivesMutationFuzzing) {
-  const char* env = std::getenv("TESSERA_SEED");
-  const uint32_t seed = env ? static_cast<uint32_t>(std::strtoul(env, nullptr, 0)) : 20261130u;
-  std::printf("ElfLoader fuzz seed %u (set TESSERA_SEED to reproduce)\n", seed);
+  const uint64_t seed = tessera::testutil::default_seed("ElfLoader fuzz", 20261130u);
   std::mt19937 rng(seed);
   const auto good = sample_elf();
   ASSERT_FALSE(good.empty());

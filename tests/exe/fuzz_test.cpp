@@ -2,6 +2,7 @@
 // ExeError, never crash, hang or throw anything else. The seed is printed; set TESSERA_SEED
 // to replay a run (and TESSERA_FUZZ_ITERS to run longer).
 #include <gtest/gtest.h>
+#include "tessera/testutil/seed.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -73,10 +74,9 @@ class Mutator {
 };
 
 TEST(ExeFuzz, MutatedFilesLoadOrThrowExeError) {
-  const uint64_t seed = env_or("TESSERA_SEED", std::random_device{}());
+  const uint64_t seed = tessera::testutil::random_seed("exe fuzz");
   const uint64_t iters = env_or("TESSERA_FUZZ_ITERS", 4000);
   std::cout << "exe fuzz: TESSERA_SEED=" << seed << " iterations " << iters << std::endl;
-  RecordProperty("seed", std::to_string(seed));
 
   const Executable original = synthetic();
   const std::vector<uint8_t> good = serialize(original);

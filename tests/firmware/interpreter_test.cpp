@@ -4,12 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <tuple>
 #include <utility>
 #include <vector>
 #include <thread>
 
 #include "runtime/native.h"
+#include "runtime/native_simd.h"
 #include "scenarios.h"
 
 namespace {
@@ -256,6 +260,132 @@ TEST(Native, CodeletsWithAnEmptyOutputReturnAtOnce) {
     EXPECT_LT(std::chrono::steady_clock::now() - t1, std::chrono::milliseconds(500)) << name;
   }
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(2000));
+}
+
+// An outer loop over an extent whose product with an empty one is zero, where nothing
+// bounds it (no tensor of its size exists): matmul_tn and matmul_nt (portable loops) and
+// add_bias over 2^32 - 1 empty rows; conv2d with no input channels, conv2d_grad_input with
+// no output channels (at dilation 0), each with 2^32 - 1 kernel rows; conv2d_grad_weight over 2^32 - 1 rows
+// of an empty dy; maxpool2d and its gradient with a window of 2^32 - 1 rows over a 1x1
+// input (the window scan walked every row outside the input). Each returns at once with
+// the loops' result. And conv2d over an empty x, whose vector kernel offset a null pointer
+// (fuzz_control under UBSan; the sanitizer build's failure before the fix).
+TEST(Native, CodeletsWithNoTermsReturnAtOnce) {
+  NativeRun r;
+  const uint32_t big = 0xffffffffu, one = 0x3f800000u, two = 0x40000000u;
+  struct Case {
+    const char* name;
+    std::function<std::vector<uint32_t>(TileImage&)> state;
+    std::function<void(const TileImage&, const std::vector<uint32_t>&)> check;
+  };
+  const auto word = [](const TileImage& m, uint32_t a) { return m.get(a); };
+  const std::vector<Case> cases = {
+      {"matmul_tn", [&](TileImage& m) { const uint32_t c = m.put({one}); return std::vector<uint32_t>{c, c, c, big, 0, 0}; }, {}},
+      {"matmul_nt", [&](TileImage& m) { const uint32_t c = m.put({one}); return std::vector<uint32_t>{c, c, c, big, 0, 0}; }, {}},
+      {"add_bias", [&](TileImage& m) { const uint32_t c = m.put({one}); return std::vector<uint32_t>{c, c, c, big, 0}; }, {}},
+      // y = +0 + b: no term
+      {"conv2d",
+       [&](TileImage& m) {
+         return std::vector<uint32_t>{m.put({one}), m.put({one}), m.put({one}), m.put({two}), 0, 0, 1, 1, 1, 1, big, 1,
+                                      1, 1, 0, 0, 1, 1};
+       },
+       [&](const TileImage& m, const std::vector<uint32_t>& s) { EXPECT_EQ(word(m, s[0]), two) << "conv2d: y = b"; }},
+      // an empty x (h = 0): the vector kernel offset its null x (fuzz_control; UBSan only)
+      {"conv2d",
+       [&](TileImage& m) {
+         return std::vector<uint32_t>{m.put({one}), m.put({one}), m.put({one}), m.put({two}), 1, 0, 1, 1, 1, 1, 1, 1,
+                                      1, 1, 0, 0, 1, 1};
+       },
+       [&](const TileImage& m, const std::vector<uint32_t>& s) { EXPECT_EQ(word(m, s[0]), two) << "conv2d, empty x: y = b"; }},
+      {"conv2d_grad_input",
+       [&](TileImage& m) {
+         return std::vector<uint32_t>{m.put({one}), m.put({one}), m.put({one}), 1, 1, 1, 0, 1, 1, big, 1, 1, 1, 0, 0,
+                                      0, 1};  // dilation 0: every kernel row maps onto row 0
+       },
+       [&](const TileImage& m, const std::vector<uint32_t>& s) { EXPECT_EQ(word(m, s[0]), 0u) << "conv2d_grad_input: dx = +0"; }},
+      {"conv2d_grad_weight",
+       [&](TileImage& m) {
+         return std::vector<uint32_t>{m.put({one}), m.put({one}), m.put({one}), 1, 0, 1, 1, big, 0, 1, 1, 1, 1, 0, 0,
+                                      1, 1, 0};
+       },
+       [&](const TileImage& m, const std::vector<uint32_t>& s) { EXPECT_EQ(word(m, s[0]), 0u) << "conv2d_grad_weight: dw = +0"; }},
+      {"maxpool2d",
+       [&](TileImage& m) { return std::vector<uint32_t>{m.put({0}), m.put({two}), 1, 1, 1, 1, 1, big, 1, 1, 1, 0, 0}; },
+       [&](const TileImage& m, const std::vector<uint32_t>& s) { EXPECT_EQ(word(m, s[0]), two) << "maxpool2d: y = x"; }},
+      {"maxpool2d_grad",
+       [&](TileImage& m) {
+         return std::vector<uint32_t>{m.put({0}), m.put({two}), m.put({one}), 1, 1, 1, 1, 1, big, 1, 1, 1, 0, 0};
+       },
+       [&](const TileImage& m, const std::vector<uint32_t>& s) { EXPECT_EQ(word(m, s[0]), two) << "maxpool2d_grad: dx = dy"; }},
+  };
+  for (const bool simd : {true, false}) {
+    const bool was = fw::simd::set_enabled(simd);
+    for (const Case& c : cases) {
+      const std::vector<uint32_t> state = c.state(r.image);
+      const auto t0 = std::chrono::steady_clock::now();
+      EXPECT_EQ(fw::native_run_codelet(r.tile, fw::codelet_index(c.name), r.image.put(state)), fw::NativeStop::kSync)
+          << c.name;
+      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(500)) << c.name << " simd " << simd;
+      if (c.check) c.check(r.image, state);
+    }
+    fw::simd::set_enabled(was);
+  }
+}
+
+// Extents whose product wraps: native mode checked the wrapped count against the SRAM
+// (2 * 2977518503 * 3097670771 = 10 mod 2^64; 65536 * 65536 = 0 mod 2^32, and a count of 0
+// is a null pointer) and then walked the real extents through host memory; and windows
+// whose positions wrap in 32 bits (a dilation or stride of 2^31: rows 0, 2^31, 2^32 = 0),
+// where the two ends of the span were inside the input and the middle 8 GiB past it. Now a
+// wrapped count is an access fault before anything is touched, and a window holds only the
+// positions truly inside. Each runs in a child process: before the fix they crashed it.
+TEST(NativeDeathTest, WrappingExtentsAndWindowsStayInTheTile) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const uint32_t one = 0x3f800000u, two = 0x40000000u, three = 0x40400000u;
+  const auto child = [](const char* name, auto&& state, auto&& check) {
+    NativeRun r;
+    const std::vector<uint32_t> s = state(r.image);
+    const fw::NativeStop stop = fw::native_run_codelet(r.tile, fw::codelet_index(name), r.image.put(s));
+    std::fprintf(stderr, "stop %d exit 0x%x\n", static_cast<int>(stop), r.tile.exit_code);
+    std::exit(check(stop, r.tile.exit_code, r.image, s) ? 0 : 1);
+  };
+  const auto faults = [](uint32_t cause) {
+    return [cause](fw::NativeStop stop, uint32_t code, const TileImage&, const std::vector<uint32_t>&) {
+      return stop == fw::NativeStop::kHalted && code == (kExitTrap | cause);
+    };
+  };
+  const auto buffer = [one](TileImage& m) { return m.put(std::vector<uint32_t>(16, one)); };
+  // avgpool2d: y of 2 x 2977518503 x 3097670771 (10 mod 2^64): a store fault.
+  EXPECT_EXIT(child("avgpool2d", [&](TileImage& m) {
+    const uint32_t b = buffer(m);
+    return std::vector<uint32_t>{b, b, 2, 1, 1, 2977518503u, 3097670771u, 1, 1, 1, 1, 0, 0, 0, 0, 0};
+  }, faults(7)), ::testing::ExitedWithCode(0), "");
+  // maxpool2d: x of 65536 x 65536 (0 mod 2^32): a load fault.
+  EXPECT_EXIT(child("maxpool2d", [&](TileImage& m) {
+    const uint32_t b = buffer(m);
+    return std::vector<uint32_t>{b, b, 1, 65536, 65536, 1, 1, 1, 1, 1, 1, 0, 0};
+  }, faults(5)), ::testing::ExitedWithCode(0), "");
+  // conv2d: a 65536 x 65536 kernel (0 mod 2^32): a load fault.
+  EXPECT_EXIT(child("conv2d", [&](TileImage& m) {
+    const uint32_t b = buffer(m);
+    return std::vector<uint32_t>{b, b, b, b, 1, 1, 1, 1, 1, 1, 65536, 65536, 1, 1, 0, 0, 1, 1};
+  }, faults(5)), ::testing::ExitedWithCode(0), "");
+  // conv2d, 3 kernel rows at dilation 2^31 over one input row: only row 0 is inside,
+  // y = fma(x, w, +0) + b = 2 * 3 + 1.
+  EXPECT_EXIT(child("conv2d", [&](TileImage& m) {
+    return std::vector<uint32_t>{m.put({0}), m.put({two}), m.put({three, three, three}), m.put({one}), 1, 1, 1, 1,
+                                 1, 1, 3, 1, 1, 1, 0, 0, 0x80000000u, 1};
+  }, [](fw::NativeStop stop, uint32_t, const TileImage& m, const std::vector<uint32_t>& s) {
+    return stop == fw::NativeStop::kSync && m.getf(s[0]) == 7.0f;
+  }), ::testing::ExitedWithCode(0), "");
+  // conv2d_grad_weight, 3 dy rows at stride 2^31 over one input row: only oy = 0 is inside,
+  // dw = fma(dy, x, +0) = 3 * 2.
+  EXPECT_EXIT(child("conv2d_grad_weight", [&](TileImage& m) {
+    return std::vector<uint32_t>{m.put({0}), m.put({two}), m.put({three, three, three}), 1, 1, 1, 1, 3, 1, 1, 1,
+                                 0x80000000u, 1, 0, 0, 1, 1, 0};
+  }, [](fw::NativeStop stop, uint32_t, const TileImage& m, const std::vector<uint32_t>& s) {
+    return stop == fw::NativeStop::kSync && m.getf(s[0]) == 6.0f;
+  }), ::testing::ExitedWithCode(0), "");
 }
 
 TEST(Native, CodeletIndexOutOfRange) {

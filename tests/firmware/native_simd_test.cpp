@@ -6,6 +6,7 @@
 // ISS side of the same kernels: codelet_iss_test and training_codelets_test. Skipped where
 // the CPU has no AVX2 + FMA. Seeds are printed.
 #include <gtest/gtest.h>
+#include "tessera/testutil/seed.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -89,12 +90,10 @@ class NativeSimd : public testing::Test {
     have_ = fw::simd::enabled();
     fw::simd::set_enabled(was);
     if (!have_) GTEST_SKIP() << "this CPU has no AVX2 + FMA";
-    seed_ = std::random_device{}();
-    std::printf("native_simd_test seed %u\n", seed_);
-    std::fflush(stdout);  // a sanitizer's abort would lose it in the buffer
+    seed_ = tessera::testutil::random_seed("native_simd_test");  // on stderr at once: an abort cannot lose it
   }
   bool have_ = false;
-  uint32_t seed_ = 0;
+  uint64_t seed_ = 0;
 };
 
 TEST_F(NativeSimd, MatmulsGiveThePortableBits) {

@@ -5,6 +5,7 @@
 // Seed: TESSERA_SEED (decimal or 0x-hex), default below; it is printed at start.
 // TESSERA_FP_SCALE (e.g. 10) multiplies the number of random operand sets.
 #include <gtest/gtest.h>
+#include "tessera/testutil/seed.h"
 
 #include <bit>
 #include <chrono>
@@ -30,11 +31,6 @@ constexpr int kMaxReportsPerOp = 8;
 uint64_t g_seed = kDefaultSeed;
 uint64_t g_vectors = 0;
 
-uint64_t seed_from_env() {
-  const char* s = std::getenv("TESSERA_SEED");
-  return (s && *s) ? std::strtoull(s, nullptr, 0) : kDefaultSeed;
-}
-
 double scale_from_env() {
   const char* s = std::getenv("TESSERA_FP_SCALE");
   const double v = (s && *s) ? std::strtod(s, nullptr) : 1.0;
@@ -44,8 +40,7 @@ double scale_from_env() {
 class FpEnvironment : public ::testing::Environment {
  public:
   void SetUp() override {
-    g_seed = seed_from_env();
-    std::printf("[ fp ] TESSERA_SEED=0x%" PRIx64 " (override with env TESSERA_SEED)\n", g_seed);
+    g_seed = tessera::testutil::default_seed("fp against MPFR", kDefaultSeed);
     start_ = std::chrono::steady_clock::now();
   }
   void TearDown() override {

@@ -1,6 +1,7 @@
 // libFuzzer harness: the control-program interpreter in native mode, with the codelets it
 // calls. The input is a tile's memory from its base: the tile header (first byte's bit 0
-// set: with the right magic and version forced in, so that most inputs get past it), the
+// set: with the right magic and version forced in, so that most inputs get past it; bit 1
+// set: the codelets' portable loops, not native mode's AVX2 kernels), the
 // program, its tables, vertex states. The tile runs to up to 64 barriers; whatever the
 // program says, every access stays inside the tile's 16 KiB (tile_ptr checks, ASan
 // watches) and each run returns (the watchdog's deadline stops a loop without a barrier).
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "runtime/native.h"
+#include "runtime/native_simd.h"
 #include "tessera/arch/control.h"
 #include "tessera/arch/tile_map.h"
 
@@ -33,6 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::memcpy(sram.data(), &arch::kTileHeaderMagic, 4);
     std::memcpy(sram.data() + 4, &arch::kTileHeaderVersion, 4);
   }
+  tessera::fw::simd::set_enabled((data[0] & 2) == 0);  // off where the CPU has no AVX2 either way
   NullRegs regs;
   fw::NativeTile tile;
   tile.sram = sram.data();

@@ -85,6 +85,35 @@ put("control", "nested.bin", control_image(
 put("control", "codelet.bin", control_image(
     [EXECUTE, 0, SYNC, END], compute_sets=[[(0, SRAM + 0x800)]]))
 
+# One vertex of a codelet with a state that once ran away or left the tile (found by reading
+# the codelets, docs/hardening.md): state at +0x800, 1.0s at +0x900 for its tensors. Flags:
+# bit 0 forces the header's magic, bit 1 runs the portable loops (no AVX2 kernels).
+def vertex_seed(codelet, state, flags=1):
+    img = bytearray(control_image([EXECUTE, 0, SYNC, END], compute_sets=[[(codelet, SRAM + 0x800)]]))
+    img[0] = flags
+    img[1 + 0x800:1 + 0x800 + 4 * len(state)] = struct.pack("<%dI" % len(state), *state)
+    img[1 + 0x900:1 + 0x940] = struct.pack("<16I", *([0x3F800000] * 16))
+    return bytes(img)
+
+
+B, BIG, W31 = SRAM + 0x900, 0xFFFFFFFF, 0x80000000
+for name, codelet, state, flags in [
+    ("matmul-tn-empty-rows", 17, [B, B, B, BIG, 0, 0], 3),
+    ("matmul-nt-empty-rows", 18, [B, B, B, BIG, 0, 0], 3),
+    ("add-bias-empty-rows", 12, [B, B, B, BIG, 0], 1),
+    ("conv2d-no-input-channels", 22, [B, B, B, B, 0, 0, 1, 1, 1, 1, BIG, 1, 1, 1, 0, 0, 1, 1], 1),
+    ("conv2d-grad-input-no-output-channels", 23, [B, B, B, 1, 1, 1, 0, 1, 1, BIG, 1, 1, 1, 0, 0, 0, 1], 1),
+    ("conv2d-grad-weight-empty-dy-rows", 24, [B, B, B, 1, 0, 1, 1, BIG, 0, 1, 1, 1, 1, 0, 0, 1, 1, 0], 1),
+    ("maxpool2d-tall-window", 26, [B, B, 1, 1, 1, 1, 1, BIG, 1, 1, 1, 0, 0], 1),
+    ("maxpool2d-grad-tall-window", 27, [B, B, B, 1, 1, 1, 1, 1, BIG, 1, 1, 1, 0, 0], 1),
+    ("avgpool2d-wrapping-count", 28, [B, B, 2, 1, 1, 2977518503, 3097670771, 1, 1, 1, 1, 0, 0, 0, 0, 0], 1),
+    ("maxpool2d-wrapping-plane", 26, [B, B, 1, 65536, 65536, 1, 1, 1, 1, 1, 1, 0, 0], 3),
+    ("conv2d-wrapping-kernel", 22, [B, B, B, B, 1, 1, 1, 1, 1, 1, 65536, 65536, 1, 1, 0, 0, 1, 1], 1),
+    ("conv2d-dilation-2-31", 22, [B, B, B, B, 1, 1, 1, 1, 1, 1, 3, 1, 1, 1, 0, 0, W31, 1], 1),
+    ("conv2d-grad-weight-stride-2-31", 24, [B, B, B, 1, 1, 1, 1, 3, 1, 1, 1, W31, 1, 0, 0, 1, 1, 0], 1),
+]:
+    put("control", "edge-" + name + ".bin", vertex_seed(codelet, state, flags))
+
 # ---- send_list: tile 0's send list, 16-byte slots (4 tiles, 64 KiB, firmware below +0x2000) ----
 REPEAT_BIT = 0x80000000
 def slots(*entries):

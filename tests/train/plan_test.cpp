@@ -4,6 +4,7 @@
 // torch's init, bit for bit). The Python comparisons skip when /usr/bin/python3 lacks numpy
 // (or torch).
 #include <gtest/gtest.h>
+#include "tessera/testutil/seed.h"
 
 #include <unistd.h>
 
@@ -157,9 +158,7 @@ TEST(Plan, ErrorsNameTheFileAndTheProblem) {
 
 // Every mutated plan either reads or throws DataError (never crashes, never anything else).
 TEST(Plan, FuzzedPlansReadOrThrowDataError) {
-  const char* env = std::getenv("TESSERA_FUZZ_SEED");
-  const uint64_t seed = env && *env ? std::strtoull(env, nullptr, 0) : std::random_device{}();
-  std::printf("fuzz seed %llu (TESSERA_FUZZ_SEED replays)\n", static_cast<unsigned long long>(seed));
+  const uint64_t seed = tessera::testutil::random_seed("plan fuzz", "TESSERA_FUZZ_SEED");
   std::mt19937_64 rng(seed);
   TempDir d;
   const Plan p = small_plan();

@@ -114,13 +114,16 @@ ViewData make_view(const ExeImage& image, const GraphData& graph, const std::str
       if (!runs[x]) continue;
       const uint32_t entry = table + x * sizeof(arch::ExchangeEntry);
       const uint32_t list = image.word(tile, entry), entries = image.word(tile, entry + 4);
+      // Each entry, plain or strided, as the emulator decodes it (arch::decode_send_entry).
+      const auto slot = [&](uint32_t i) {
+        const uint32_t at = list + i * uint32_t{sizeof(arch::SendEntry)};
+        return arch::SendEntry{image.word(tile, at), image.word(tile, at + 4), image.word(tile, at + 8),
+                               image.word(tile, at + 12)};
+      };
       for (uint32_t k = 0; k < entries; ++k) {
-        const uint32_t bytes = image.word(tile, list + 16 * k + 4), dst_word = image.word(tile, list + 16 * k + 8);
-        // A strided entry (arch::kSendRepeat) is followed by its SendRepeat slot: count first.
-        const bool repeats = (dst_word & arch::kSendRepeat) && k + 1 < entries;
-        const uint64_t count = repeats ? image.word(tile, list + 16 * ++k) : 1;
-        const uint32_t dst = dst_word & ~arch::kSendRepeat;
-        if (dst < e.tiles) v.exchange[size_t(group(tile)) * v.groups + group(dst)] += uint64_t(bytes) * count * runs[x];
+        const arch::SendRuns r = arch::decode_send_entry(slot, entries, k);
+        if (r.node < e.tiles)
+          v.exchange[size_t(group(tile)) * v.groups + group(r.node)] += uint64_t(r.bytes) * r.count * runs[x];
       }
     }
   }

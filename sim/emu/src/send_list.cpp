@@ -10,17 +10,7 @@
 namespace tessera::emu {
 
 SendRuns decode_send_entry(std::span<const arch::SendEntry> list, uint32_t& e) {
-  const arch::SendEntry& x = list[e];
-  SendRuns r{x.src, x.bytes, x.dst_node & ~arch::kSendRepeat, x.dst_addr, 1, 0, 0, false};
-  if ((x.dst_node & arch::kSendRepeat) && e + 1 < list.size()) {
-    arch::SendRepeat rep;
-    std::memcpy(&rep, &list[++e], sizeof rep);
-    r.count = rep.count;
-    r.src_stride = rep.src_stride;
-    r.dst_stride = rep.dst_stride;
-    r.strided = true;
-  }
-  return r;
+  return arch::decode_send_entry([&](uint32_t i) { return list[i]; }, static_cast<uint32_t>(list.size()), e);
 }
 
 std::optional<SendListError> read_send_entry(std::span<const arch::SendEntry> list, uint32_t list_addr, uint32_t tile,

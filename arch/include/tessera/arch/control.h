@@ -5,6 +5,7 @@
 // All stored references are 32-bit tile addresses, never host pointers.
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -87,6 +88,43 @@ struct SendRepeat {
 };
 
 static_assert(sizeof(SendEntry) == 16 && sizeof(SendRepeat) == 16, "send-list slots are 16 bytes");
+
+// One send-list entry decoded: `count` runs of `bytes`, run k from `src + k * src_stride`
+// on the sending tile to `dst + k * dst_stride` on node `node`. A plain entry is one run
+// with strides 0.
+struct SendRuns {
+  uint32_t src = 0, bytes = 0, node = 0, dst = 0;
+  uint32_t count = 1, src_stride = 0, dst_stride = 0;
+  bool strided = false;
+};
+
+// The one decoder of the layout above, for every reader of a send list (the emulator's
+// exchange, the profile's exchange matrix): the entry in slot `e` of a list of `slots`
+// slots, `slot(i)` returning slot i as a SendEntry (a SendRepeat slot is read as one). A
+// strided entry leaves `e` on its repeat slot; one in the list's last slot, whose repeat
+// slot is missing, decodes as a plain entry (the emulator's checks reject it first).
+// Nothing is checked: a count of 0, a reserved word or a run outside SRAM is the caller's.
+template <class Slot>
+constexpr SendRuns decode_send_entry(Slot&& slot, uint32_t slots, uint32_t& e) {
+  const SendEntry x = slot(e);
+  SendRuns r;
+  r.src = x.src;
+  r.bytes = x.bytes;
+  r.node = x.dst_node & ~kSendRepeat;
+  r.dst = x.dst_addr;
+  if ((x.dst_node & kSendRepeat) && e + 1 < slots) {
+    const SendEntry rep = slot(++e);  // SendRepeat's fields in SendEntry's places
+    r.count = rep.src;
+    r.src_stride = rep.bytes;
+    r.dst_stride = rep.dst_node;
+    r.strided = true;
+  }
+  return r;
+}
+static_assert(offsetof(SendRepeat, count) == offsetof(SendEntry, src) &&
+                  offsetof(SendRepeat, src_stride) == offsetof(SendEntry, bytes) &&
+                  offsetof(SendRepeat, dst_stride) == offsetof(SendEntry, dst_node),
+              "decode_send_entry reads a SendRepeat slot through SendEntry's fields");
 
 struct StreamEntry {
   uint32_t recv_words;  // words the host writes to this tile in this stream's host sync

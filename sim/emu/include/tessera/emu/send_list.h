@@ -13,13 +13,8 @@
 
 namespace tessera::emu {
 
-// One entry: `count` runs of `bytes`, run k from `src + k * src_stride` on the sending tile
-// to `dst + k * dst_stride` on tile `node`. A plain entry is one run with strides 0.
-struct SendRuns {
-  uint32_t src = 0, bytes = 0, node = 0, dst = 0;
-  uint32_t count = 1, src_stride = 0, dst_stride = 0;
-  bool strided = false;
-};
+// One entry's runs (arch/control.h decodes the layout, for the profile too).
+using SendRuns = arch::SendRuns;
 
 // What an entry is checked against.
 struct SendListBounds {
@@ -43,7 +38,7 @@ struct SendListError {
 std::optional<SendListError> read_send_entry(std::span<const arch::SendEntry> list, uint32_t list_addr, uint32_t tile,
                                              uint32_t& e, const SendListBounds& bounds, SendRuns& out);
 
-// The same without the checks, for a list that passed them.
+// The same without the checks, for a list that passed them (arch::decode_send_entry).
 SendRuns decode_send_entry(std::span<const arch::SendEntry> list, uint32_t& e);
 
 }  // namespace tessera::emu
