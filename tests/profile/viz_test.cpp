@@ -67,19 +67,22 @@ fs::path work_dir(const std::string& name) {
   return d;
 }
 
+// MNIST inference on `small`: `batches` batches of `batch` digits, compiled into work_dir(name).
+Model mnist_model(const std::string& name, uint32_t batch, uint32_t batches) {
+  Model m{name, work_dir(name), {}, {}, 0, 0};
+  const passes::CompileOptions o = passes::firmware_options(kFirmware);
+  graph::Graph g(*arch::find_target("small"));
+  models::build_mlp_inference(g, models::read_mlp_weights(TESSERA_MNIST_REFERENCE_DIR),
+                              {batch, batches, o.layout.firmware_end - arch::kSramBase});
+  count_graph(g, m);
+  m.exe = passes::compile(g, o);
+  m.tsx = m.dir / "mnist.tsx";
+  exe::write_file(m.exe, m.tsx);
+  return m;
+}
+
 const Model& mnist() {
-  static const Model m = [] {
-    Model m{"mnist", work_dir("mnist"), {}, {}, 0, 0};
-    const passes::CompileOptions o = passes::firmware_options(kFirmware);
-    graph::Graph g(*arch::find_target("small"));
-    models::build_mlp_inference(g, models::read_mlp_weights(TESSERA_MNIST_REFERENCE_DIR),
-                                {40, 2, o.layout.firmware_end - arch::kSramBase});
-    count_graph(g, m);
-    m.exe = passes::compile(g, o);
-    m.tsx = m.dir / "mnist.tsx";
-    exe::write_file(m.exe, m.tsx);
-    return m;
-  }();
+  static const Model m = mnist_model("mnist", 40, 2);
   return m;
 }
 
@@ -317,18 +320,7 @@ TEST(VizTrain, GraphCountsMatchTheCompiler) { check_graph(mlp_train()); }
 #if TESSERA_HAVE_VLT_SMALL
 // MNIST inference on the Verilated `small` machine (the model CI builds): 8 digits, one batch.
 const Model& mnist_rtl() {
-  static const Model m = [] {
-    Model m{"mnist_rtl", work_dir("mnist_rtl"), {}, {}, 0, 0};
-    const passes::CompileOptions o = passes::firmware_options(kFirmware);
-    graph::Graph g(*arch::find_target("small"));
-    models::build_mlp_inference(g, models::read_mlp_weights(TESSERA_MNIST_REFERENCE_DIR),
-                                {8, 1, o.layout.firmware_end - arch::kSramBase});
-    count_graph(g, m);
-    m.exe = passes::compile(g, o);
-    m.tsx = m.dir / "mnist.tsx";
-    exe::write_file(m.exe, m.tsx);
-    return m;
-  }();
+  static const Model m = mnist_model("mnist_rtl", 8, 1);
   return m;
 }
 
