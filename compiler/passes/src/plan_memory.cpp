@@ -136,7 +136,9 @@ class Liveness {
           const uint32_t count = w[at + 1], words = w[at + 2];
           const uint32_t first = step_;
           const size_t mark = log_.size();
+          ++undo_depth_;
           walk(w, at + 3, at + 3 + words);
+          --undo_depth_;
           if (!count) unwrite(mark);  // a body that never runs writes nothing
           if (step_ > first) repeats_.emplace_back(first, step_ - 1);
           at += 3 + words;
@@ -149,10 +151,12 @@ class Liveness {
           access(l_.conditions[k].broadcast, step_++, false);
           // A branch's writes count only inside that branch: the other may run instead.
           const size_t mark = log_.size();
+          ++undo_depth_;
           walk(w, at + 4, at + 4 + then_words);
           unwrite(mark);
           walk(w, at + 4 + then_words, at + 4 + then_words + else_words);
           unwrite(mark);
+          --undo_depth_;
           end_block(first, std::move(outer));
           at += 4 + then_words + else_words;
           break;
@@ -164,7 +168,10 @@ class Liveness {
   }
 
   // An If: everything used inside lives from its first step to its last.
-  std::vector<std::pair<uint32_t, size_t>> begin_block() { return std::exchange(touched_, {}); }
+  std::vector<std::pair<uint32_t, size_t>> begin_block() {
+    ++if_depth_;
+    return std::exchange(touched_, {});
+  }
   void end_block(uint32_t first, std::vector<std::pair<uint32_t, size_t>> outer) {
     if (step_ > first)
       for (const auto& [v, i] : touched_) {
@@ -173,7 +180,7 @@ class Liveness {
         r.last = std::max(r.last, step_ - 1);
       }
     // The enclosing block sees this one's uses too.
-    outer.insert(outer.end(), touched_.begin(), touched_.end());
+    if (--if_depth_) outer.insert(outer.end(), touched_.begin(), touched_.end());
     touched_ = std::move(outer);
   }
 
@@ -208,7 +215,7 @@ class Liveness {
                                            [&](const graph::Interval& iv) { return iv.end <= t.begin; });
     for (size_t i = static_cast<size_t>(from - ivs.begin()); i < ivs.size() && ivs[i].begin < t.end; ++i) {
       Range& r = ranges_[t.var][i];
-      touched_.emplace_back(t.var, i);
+      if (if_depth_) touched_.emplace_back(t.var, i);
       r.first = std::min(r.first, s);
       r.last = std::max(r.last, s);
       if (r.program == kNone) r.program = program_;
@@ -219,7 +226,7 @@ class Liveness {
       if (!write) {
         r.persistent = true;  // some element read before it is written
       } else {
-        log_.push_back({t.var, i, written});
+        if (undo_depth_) log_.push_back({t.var, i, written});
         add(written, b, e);
       }
     }
@@ -246,13 +253,16 @@ class Liveness {
   std::vector<std::vector<Range>> ranges_;
   // Per variable and interval: the elements written unconditionally so far.
   std::vector<std::vector<Runs>> written_;
-  std::vector<std::pair<uint32_t, size_t>> touched_;  // (variable, interval) used in this block
+  // (variable, interval) used in the innermost If; kept only inside an If.
+  std::vector<std::pair<uint32_t, size_t>> touched_;
+  uint32_t if_depth_ = 0;
   struct Write {  // a write that changed an interval's runs, and the runs before it
     uint32_t var;
     size_t interval;
     Runs before;
   };
-  std::vector<Write> log_;
+  std::vector<Write> log_;  // kept only inside a Repeat or an If: nothing undoes the rest
+  uint32_t undo_depth_ = 0;
   std::vector<std::pair<uint32_t, uint32_t>> repeats_;  // each Repeat's steps [first, last]
   uint32_t step_ = 0, program_ = 0;
 };
