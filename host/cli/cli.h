@@ -56,7 +56,7 @@ void print_memory(const std::vector<exe::TileMemory>& memory);
 
 // The last steps of every compile command: compiles `g`, prints the memory per tile (also
 // for a graph that does not fit, before rethrowing its error), writes the executable.
-exe::Executable compile_and_write(const graph::Graph& g, const passes::CompileOptions& o, const std::string& output);
+exe::Executable compile_and_write(graph::Graph&& g, const passes::CompileOptions& o, const std::string& output);
 
 // The fit check made before a compile allocates anything: `tensor_bytes`, a lower bound of
 // what the model's tensors take (each counted once, on no tile twice), against what the

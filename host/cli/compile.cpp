@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <utility>
 
 #include "cli.h"
 #include "paths.h"
@@ -68,7 +69,7 @@ int compile(const CompileArgs& a) {
                               {a.batch, a.batches, o.layout.firmware_end - arch::kSramBase});
   note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
        " compute sets");
-  const exe::Executable e = compile_and_write(g, o, a.output);
+  const exe::Executable e = compile_and_write(std::move(g), o, a.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("\nwrote %s: %u supersteps, %llu exchange bytes, compiled in %.2f s\n", a.output.c_str(), e.supersteps,
               static_cast<unsigned long long>(e.exchange_bytes), s);

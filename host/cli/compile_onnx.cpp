@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -74,7 +75,7 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
        " s; compiling " + std::to_string(g.vertices().size()) + " vertices, " + std::to_string(edges) + " edges in " +
        std::to_string(g.compute_sets().size()) + " compute sets for " + c.target + " (" + std::to_string(target->tiles) +
        " tiles), program \"infer\" x " + std::to_string(batches));
-  const exe::Executable e = compile_and_write(g, o, c.output);
+  const exe::Executable e = compile_and_write(std::move(g), o, c.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("\nwrote %s: %u supersteps, %llu exchange bytes, compiled in %.2f s\n", c.output.c_str(), e.supersteps,
               static_cast<unsigned long long>(e.exchange_bytes), s);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -54,7 +55,7 @@ int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CL
        std::to_string(cfg.steps_per_sync) + " steps, lr " + std::to_string(cfg.lr0) + " linear to 0 over " +
        std::to_string(cfg.total_steps) + " steps, momentum " + std::to_string(cfg.momentum) + "; \"infer\" x " +
        std::to_string(cfg.infer_batches));
-  const exe::Executable e = compile_and_write(g, o, c.output);
+  const exe::Executable e = compile_and_write(std::move(g), o, c.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("\nprograms: train (streams x, labels in; loss out), infer (x_infer in; logits out); parameters: the "
               "model's weights by their ONNX names\nwrote %s: %llu exchange bytes, compiled in %.2f s\n",

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -123,7 +124,7 @@ int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::Ap
   models::build_mlp_training(g, cfg, params);
   note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
        " compute sets, programs \"train\", \"infer\" and \"init\"");
-  const exe::Executable e = compile_and_write(g, o, c.output);
+  const exe::Executable e = compile_and_write(std::move(g), o, c.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const uint32_t in = cfg.widths.front(), classes = cfg.widths.back();
   std::printf("\nprograms:\n"

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <utility>
 
 #include "cli.h"
 #include "tessera/exe/file.h"
@@ -54,10 +55,10 @@ void print_memory(const std::vector<exe::TileMemory>& memory) {
   });
 }
 
-exe::Executable compile_and_write(const graph::Graph& g, const passes::CompileOptions& o, const std::string& output) {
+exe::Executable compile_and_write(graph::Graph&& g, const passes::CompileOptions& o, const std::string& output) {
   exe::Executable e;
   try {
-    e = passes::compile(g, o);
+    e = passes::compile(std::move(g), o);
   } catch (const passes::CompileError& err) {
     print_memory(err.memory);
     throw;

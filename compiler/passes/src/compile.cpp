@@ -1,5 +1,6 @@
 // The pipeline: validate, lower_programs, plan_exchanges, plan_memory, resolve_addresses,
-// codegen. The graph is copied because lowering adds hidden tensors to it.
+// codegen. The graph is copied because lowering adds hidden tensors to it, unless the caller
+// gives it up (compile(Graph&&)).
 #include <chrono>
 #include <cstdio>
 
@@ -27,15 +28,10 @@ class Progress {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-}  // namespace
-
-exe::Executable compile(const graph::Graph& input, const CompileOptions& o) {
-  Progress progress(o.progress);
-  graph::validate(input);
-  progress.done("validate");
+// The passes after validate, on a graph they may add hidden tensors to.
+exe::Executable run(graph::Graph& g, const CompileOptions& o, Progress& progress) {
   if (o.layout.firmware_end <= o.layout.header)
     throw graph::GraphError("compile: firmware layout not set (header and firmware_end from the firmware ELF)");
-  graph::Graph g = input;
   const Lowered l = lower_programs(g);
   progress.done("lower programs");
   ExchangePlan x = plan_exchanges(g, l);
@@ -54,6 +50,23 @@ exe::Executable compile(const graph::Graph& input, const CompileOptions& o) {
   exe::Executable e = codegen(g, l, m, r, o);
   progress.done("codegen");
   return e;
+}
+
+}  // namespace
+
+exe::Executable compile(const graph::Graph& input, const CompileOptions& o) {
+  Progress progress(o.progress);
+  graph::validate(input);
+  progress.done("validate");
+  graph::Graph g = input;
+  return run(g, o, progress);
+}
+
+exe::Executable compile(graph::Graph&& g, const CompileOptions& o) {
+  Progress progress(o.progress);
+  graph::validate(g);
+  progress.done("validate");
+  return run(g, o, progress);
 }
 
 }  // namespace tessera::passes

@@ -77,6 +77,7 @@ ExchangePlan plan_exchanges(const graph::Graph& g, const Lowered& l) {
     x.sends.resize(tiles);
     x.recv_words.assign(tiles, 0);
     for (const auto& [src, dst] : l.exchanges[i].copies) split(g, src, dst, x);
+    for (std::vector<ExchangePlan::Transfer>& list : x.sends) list.shrink_to_fit();  // all exchanges' lists live on
   }
   for (const Lowered::HostSync& h : l.host_syncs) {
     ExchangePlan::Stream& s = plan.streams.emplace_back();

@@ -55,6 +55,8 @@ class CompileError : public std::runtime_error {
 // validate, lower_programs, plan_exchanges, plan_memory, resolve_addresses, codegen.
 // Throws graph::GraphError or CompileError.
 exe::Executable compile(const graph::Graph& g, const CompileOptions& o);
+// The same on a graph the caller gives up: no working copy (lowering adds hidden tensors).
+exe::Executable compile(graph::Graph&& g, const CompileOptions& o);
 
 // Text dumps of each stage, for the golden tests and for debugging.
 std::string dump(const graph::Graph& g, const Lowered& l);
