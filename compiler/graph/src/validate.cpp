@@ -28,10 +28,11 @@ void check_vertex(const Graph& g, uint32_t id) {
     const CodeletField& f = c.fields[i];
     const FieldValue& v = d.fields[i];
     if (!f.is_pointer()) continue;
-    g.check_mapped(v.region);
-    if (!g.lies_on(v.region, d.tile))
+    if (!g.lies_on(v.region, d.tile)) {
+      g.check_mapped(v.region);  // an unmapped element is named first
       throw GraphError(who() + ": field '" + f.name + "': " + g.describe(v.region) + " is not contiguous on tile " +
                        std::to_string(d.tile));
+    }
     if (f.type == FieldType::kF32Ptr && g.variables()[v.region.var].dtype != DType::kF32)
       throw GraphError(who() + ": field '" + f.name + "' wants f32, " + g.describe(v.region) + " is " +
                        exe::dtype_name(g.variables()[v.region.var].dtype));
