@@ -262,6 +262,10 @@ TEST(Passes, CountsWhatATileNeedsWithSharingPastTheEnd) {
   ASSERT_EQ(m.errors.size(), 1u);
   EXPECT_LT(m.tiles[0].needed, uint64_t{n} * 4 + 1024) << m.errors[0];
   EXPECT_GT(m.tiles[0].needed, uint64_t{n} * 4);
+  // The peak: at a compute set that uses t1 (or t2) and x, and no more.
+  EXPECT_NE(m.peak.find("tile 0's tensors peak at compute set 'cs"), std::string::npos) << m.peak;
+  EXPECT_NE(m.peak.find(": 96 KB live, 0 bytes of it kept"), std::string::npos) << m.peak;
+  EXPECT_NE(m.peak.find("2 temporaries; the largest: t1 96 KB, x 16 bytes"), std::string::npos) << m.peak;
 }
 
 TEST(Passes, KeepsTensorsReadBeforeWrittenOrUsedByTwoProgramsForTheWholeRun) {

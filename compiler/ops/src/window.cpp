@@ -220,14 +220,19 @@ Tensor spread_conv_weights(graph::Graph& g, const std::vector<float>& values, co
                             std::to_string(uint64_t(geo.c_out) * per));
   const Tensor w = g.add_variable(exe::DType::kF32, {geo.c_out, per}, name + ".w");
   const Tensor flat = w.flatten();
-  // The tiles of each output channel block (m0, m1), in order, from the plan's jobs.
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> users;
+  // The tiles of each of the plan's output channel blocks, in order, from its jobs. Keyed by
+  // the block, not by a job's channels: with partial rows a job has one channel, and a
+  // channel's weights spread over all the block's tiles would reach each of them from all
+  // of them (a send-list entry per channel, source and destination).
+  const uint32_t ic = ceil_div(geo.c_out, plan.pc);
+  std::map<uint32_t, std::vector<uint32_t>> users;
   for (const Job& j : jobs(WindowKind::kConv2d, geo, batch, plan)) {
-    std::vector<uint32_t>& u = users[{j.m0, j.m1}];
+    std::vector<uint32_t>& u = users[j.m0 / ic];
     if (u.empty() || u.back() != j.tile) u.push_back(j.tile);
   }
-  for (const auto& [range, tiles] : users) {
-    const uint32_t b = range.first * per, e = range.second * per, parts = static_cast<uint32_t>(tiles.size());
+  for (const auto& [block, tiles] : users) {
+    const uint32_t b = block * ic * per, e = std::min(geo.c_out, (block + 1) * ic) * per;
+    const uint32_t parts = static_cast<uint32_t>(tiles.size());
     for (uint32_t i = 0; i < parts; ++i) {
       const uint32_t pb = b + static_cast<uint32_t>(uint64_t(e - b) * i / parts);
       const uint32_t pe = b + static_cast<uint32_t>(uint64_t(e - b) * (i + 1) / parts);

@@ -41,6 +41,7 @@ exe::Executable run(graph::Graph& g, const CompileOptions& o, Progress& progress
   if (!m.errors.empty()) {
     std::string what = "the graph does not fit target '" + std::string(g.target().name) + "':";
     for (const std::string& line : m.errors) what += "\n  " + line;
+    what += "\n  " + m.peak;
     std::vector<exe::TileMemory> report;
     for (const MemoryPlan::Tile& t : m.tiles) report.push_back(t.usage);
     throw CompileError(what, std::move(report));

@@ -115,6 +115,7 @@ std::string dump(const graph::Graph& g, const MemoryPlan& m) {
     o << "\n";
   }
   for (const std::string& e : m.errors) o << "error: " << e << "\n";
+  if (!m.peak.empty()) o << "peak: " << m.peak << "\n";
   return o.str();
 }
 

@@ -111,6 +111,14 @@ class Liveness {
   const std::vector<graph::Interval>& intervals(uint32_t v) const { return ivs_[v]; }
   const std::vector<std::vector<graph::Interval>>& intervals() const { return ivs_; }
   const Range& range(uint32_t v, size_t i) const { return ranges_[v][i]; }
+  // What step s is: "compute set 'NAME'", "an exchange", "a host sync".
+  std::string step_name(uint32_t s) const {
+    if (s >= steps_.size()) return "step " + std::to_string(s);
+    const uint32_t cs = steps_[s];
+    return cs == kExchangeStep ? "an exchange"
+           : cs == kHostStep   ? "a host sync"
+                               : "compute set '" + g_.compute_sets()[cs].name + "'";
+  }
 
  private:
   // Words [at, end) of a program, numbering the steps as it goes.
@@ -119,6 +127,7 @@ class Liveness {
       switch (w[at]) {
         case arch::kCtlExecute: execute(w[at + 1]); at += 2; break;
         case arch::kCtlExchange: {
+          steps_.push_back(kExchangeStep);
           const uint32_t s = step_++;
           const auto& copies = l_.exchanges[w[at + 1]].copies;
           for (const auto& [src, dst] : copies) access(src, s, false);
@@ -128,6 +137,7 @@ class Liveness {
         }
         case arch::kCtlHostSync: {
           const Lowered::HostSync& h = l_.host_syncs[w[at + 1]];
+          steps_.push_back(kHostStep);
           access(h.tensor, step_++, h.direction == exe::StreamDirection::kHostToDevice);
           at += 2;
           break;
@@ -148,6 +158,7 @@ class Liveness {
           const uint32_t k = w[at + 1], then_words = w[at + 2], else_words = w[at + 3];
           const uint32_t first = step_;
           auto outer = begin_block();
+          steps_.push_back(kExchangeStep);  // the condition's broadcast
           access(l_.conditions[k].broadcast, step_++, false);
           // A branch's writes count only inside that branch: the other may run instead.
           const size_t mark = log_.size();
@@ -191,6 +202,7 @@ class Liveness {
   }
 
   void execute(uint32_t cs) {
+    steps_.push_back(cs);
     const uint32_t s = step_++;
     const auto& cl = graph::codelets();
     for (bool write : {false, true})
@@ -264,8 +276,54 @@ class Liveness {
   std::vector<Write> log_;  // kept only inside a Repeat or an If: nothing undoes the rest
   uint32_t undo_depth_ = 0;
   std::vector<std::pair<uint32_t, uint32_t>> repeats_;  // each Repeat's steps [first, last]
+  static constexpr uint32_t kExchangeStep = kNone, kHostStep = kNone - 1;
+  std::vector<uint32_t> steps_;  // per step: its compute set, or kExchangeStep / kHostStep
   uint32_t step_ = 0, program_ = 0;
 };
+
+// A variable's intervals on one tile with one live range, placed together.
+struct Block {
+  uint32_t var, tile, first, last, bytes = 0;
+  bool persistent;
+};
+
+std::string kilobytes(uint64_t bytes) {
+  return bytes < 10240 ? std::to_string(bytes) + " bytes" : std::to_string((bytes + 512) / 1024) + " KB";
+}
+
+// A line for the OOM report: the step at which `tile`'s tensors peak (its blocks among
+// `blocks`), and what is live then: what is kept for the whole run, and the largest
+// temporaries.
+std::string peak_report(const graph::Graph& g, const Liveness& live, const std::vector<Block>& blocks, uint32_t tile) {
+  std::vector<const Block*> mine;
+  for (const Block& b : blocks)
+    if (b.tile == tile && !g.variables()[b.var].hidden) mine.push_back(&b);
+  std::vector<std::pair<uint64_t, int64_t>> events;  // (time, +/- bytes); ends after starts
+  for (const Block* b : mine) {
+    events.emplace_back(uint64_t{b->first} * 2, b->bytes);
+    events.emplace_back(uint64_t{b->last} * 2 + 1, -int64_t{b->bytes});
+  }
+  std::sort(events.begin(), events.end());
+  int64_t now = 0, most = 0;
+  uint64_t when = 0;
+  for (const auto& [time, delta] : events)
+    if ((now += delta) > most) most = now, when = time;
+  const uint32_t step = static_cast<uint32_t>(when / 2);
+  uint64_t kept = 0;
+  std::vector<const Block*> temps;
+  for (const Block* b : mine) {
+    if (b->first > step || b->last < step) continue;
+    if (b->persistent) kept += b->bytes;
+    else temps.push_back(b);
+  }
+  std::stable_sort(temps.begin(), temps.end(), [](const Block* a, const Block* b) { return a->bytes > b->bytes; });
+  std::string s = "tile " + std::to_string(tile) + "'s tensors peak at " + live.step_name(step) + ": " +
+                  kilobytes(uint64_t(most)) + " live, " + kilobytes(kept) + " of it kept for the whole run (weights, " +
+                  "streams, state), the rest in " + std::to_string(temps.size()) + " temporaries; the largest:";
+  for (size_t i = 0; i < temps.size() && i < 6; ++i)
+    s += (i ? ", " : " ") + g.variables()[temps[i]->var].name + " " + kilobytes(temps[i]->bytes);
+  return s;
+}
 
 // The most bytes live at once among `blocks` (bytes, first, last).
 uint32_t peak(std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> blocks) {
@@ -302,10 +360,6 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
   // Blocks: the intervals of a variable on one tile with one live range, placed together
   // (packing.h); then the send lists can repeat runs within them (fold_sends).
   const Liveness live(g, l);
-  struct Block {
-    uint32_t var, tile, first, last, bytes = 0;
-    bool persistent;
-  };
   std::vector<Block> blocks;
   Packing pack;
   pack.intervals = &live.intervals();
@@ -405,6 +459,12 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
                          " bytes above the firmware, " + std::to_string(alloc[t].available()) +
                          " available; largest tensors there: " + largest_tensors(g, m, placed[t]));
   }
+  // The fullest tile that does not fit: what is live at its peak, and when.
+  uint32_t worst = tiles;
+  for (uint32_t t = 0; t < tiles; ++t)
+    if (m.tiles[t].needed > alloc[t].available() && (worst == tiles || m.tiles[t].needed > m.tiles[worst].needed))
+      worst = t;
+  if (worst < tiles) m.peak = peak_report(g, live, blocks, worst);
   return m;
 }
 

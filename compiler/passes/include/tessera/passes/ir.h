@@ -94,6 +94,7 @@ struct MemoryPlan {
   std::vector<uint32_t> vertex_state;            // per vertex: its state record
   std::vector<std::vector<Placed>> tensors;      // per variable, in element order
   std::vector<std::string> errors;               // tiles that do not fit, one line each
+  std::string peak;  // if a tile does not fit: when the fullest one peaks and what is live then
 
   // The address of the first element of a region contiguous on one tile.
   uint32_t addr_of(const Region& t) const;
