@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # A torchvision 0.14 model (seeded weights, nothing downloaded) on the tiles against PyTorch:
 # exported to ONNX by its script under examples/ with COUNT seeded 224x224 images, compiled
-# for TARGET at batch 1 (--batches COUNT: one image per host transfer), run on DEVICE.
+# for TARGET at batch BATCH (--batches COUNT/BATCH: BATCH images per host transfer), run on
+# DEVICE.
 #   alexnet:  each image's 1,000 logits within 1e-6 absolute of PyTorch's (untrained
 #             AlexNet's logits are about 0.02), and the 9,216 features the classifier reads
 #             within 1e-5 relative to their largest;
 #   resnet18: the logits within 1e-4 absolute (they reach about 4.5).
-#   torchvision_infer.sh TESSERA SOURCE_DIR WORK_DIR MODEL [TARGET [COUNT [DEVICE]]]
-#   (TARGET default ipu-mk2, COUNT 2, DEVICE emu-native; TESSERA_SEED: the weights' and
-#   images' seed, default 0)
+#   torchvision_infer.sh TESSERA SOURCE_DIR WORK_DIR MODEL [TARGET [COUNT [DEVICE [BATCH]]]]
+#   (TARGET default ipu-mk2, COUNT 2, DEVICE emu-native, BATCH 1, dividing COUNT;
+#   TESSERA_SEED: the weights' and images' seed, default 0)
 set -euo pipefail
-tessera=$1 src=$2 work=$3 model=$4 target=${5:-ipu-mk2} count=${6:-2} device=${7:-emu-native} seed=${TESSERA_SEED:-0}
+tessera=$1 src=$2 work=$3 model=$4 target=${5:-ipu-mk2} count=${6:-2} device=${7:-emu-native} batch=${8:-1}
+seed=${TESSERA_SEED:-0}
 py=/usr/bin/python3
 me=torchvision_infer.sh
 fail() { echo "$me: FAIL: $*" >&2; exit 1; }
@@ -19,12 +21,13 @@ case $model in
   resnet18) export=examples/resnet/export_resnet18.py outputs="logits:1e-4:abs" ;;
   *) fail "unknown model '$model' (alexnet or resnet18)" ;;
 esac
+(( batch > 0 && count % batch == 0 )) || fail "BATCH $batch does not divide COUNT $count"
 rm -rf "$work" && mkdir -p "$work"
-echo "$me: $model on $target, $count images, device $device, seed $seed (TESSERA_SEED), files in $work"
+echo "$me: $model on $target, $count images at batch $batch, device $device, seed $seed (TESSERA_SEED), files in $work"
 
 $py "$src/$export" "$work" --batch "$count" --seed "$seed" || fail "exporting $model"
 /usr/bin/time -f "$me: compile took %e s, %M KB" \
-  "$tessera" compile "$work/$model.onnx" --target "$target" --batch 1 --batches "$count" -o "$work/$model.tsx" \
+  "$tessera" compile "$work/$model.onnx" --target "$target" --batch "$batch" --batches $((count / batch)) -o "$work/$model.tsx" \
   > "$work/compile.log" 2>&1 || { cat "$work/compile.log"; fail "tessera compile"; }
 grep -E "lowered|wrote" "$work/compile.log"
 outs=()
