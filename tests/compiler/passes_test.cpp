@@ -119,6 +119,44 @@ TEST(Passes, RejectsAnExchangeWritingAnAddressTwice) {
   }
 }
 
+// Constants that alone overflow a tile stop the compile right after validate (check_fit):
+// the error says "at least", the report holds those bytes, and no later pass ran (the same
+// graph with the constant made a plain variable goes on to plan_memory's full report).
+TEST(Passes, StopsBeforeLoweringWhenConstantsAloneDoNotFit) {
+  for (bool constant : {true, false}) {
+    graph::Graph g(*arch::find_target("tiny"));  // 64 KiB per tile, 57344 above kLayout's firmware
+    auto big = g.add_variable(graph::DType::kF32, {15000}, "big");
+    g.set_tile_mapping(big, 1);
+    if (constant) g.set_initial_value(big, std::vector<float>(15000, 1.0f));
+    auto small = g.add_variable(graph::DType::kF32, {16}, "small");
+    g.map_linearly(small);
+    g.add_program("p", graph::Sequence({graph::Copy(big.slice(0, 4), small.slice(4, 8))}));
+    std::vector<std::string> passes;
+    CompileOptions o;
+    o.firmware = {0, 0, 0, 0};
+    o.layout = kLayout;
+    o.progress = [&](const std::string& line) { passes.push_back(line.substr(0, line.find(' '))); };
+    try {
+      compile(g, o);
+      FAIL() << "no error";
+    } catch (const CompileError& e) {
+      const std::string what = e.what();
+      ASSERT_EQ(e.memory.size(), 4u);
+      if (constant) {
+        EXPECT_NE(what.find("tile 1 needs at least 60000 bytes above the firmware (60000 of tensors with an "
+                            "initial value, 0 of vertex state), 57344 available"),
+                  std::string::npos)
+            << what;
+        EXPECT_EQ(e.memory[1].tensors, 60000u);
+        EXPECT_EQ(passes, (std::vector<std::string>{"validate"}));
+      } else {
+        EXPECT_NE(what.find("tile 1 needs 6"), std::string::npos) << what;
+        EXPECT_EQ(passes.back(), "plan");  // "plan memory"
+      }
+    }
+  }
+}
+
 TEST(Passes, ReportsATileThatDoesNotFitAndStillReportsAll) {
   graph::Graph g(*arch::find_target("tiny"));  // 64 KiB per tile
   auto big = g.add_variable(graph::DType::kF32, {20000}, "big");

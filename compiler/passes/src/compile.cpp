@@ -1,4 +1,4 @@
-// The pipeline: validate, lower_programs, plan_exchanges, plan_memory, resolve_addresses,
+// The pipeline: validate, check_fit, lower_programs, plan_exchanges, plan_memory, resolve_addresses,
 // codegen. The graph is copied because lowering adds hidden tensors to it, unless the caller
 // gives it up (compile(Graph&&)).
 #include <chrono>
@@ -32,6 +32,13 @@ class Progress {
 exe::Executable run(graph::Graph& g, const CompileOptions& o, Progress& progress) {
   if (o.layout.firmware_end <= o.layout.header)
     throw graph::GraphError("compile: firmware layout not set (header and firmware_end from the firmware ELF)");
+  std::vector<exe::TileMemory> bound;
+  if (std::vector<std::string> over = check_fit(g, o.layout, bound); !over.empty()) {
+    std::string what = "the graph does not fit target '" + std::string(g.target().name) + "':";
+    for (const std::string& line : over) what += "\n  " + line;
+    throw CompileError(what, std::move(bound));
+  }
+  progress.done("check fit");
   const Lowered l = lower_programs(g);
   progress.done("lower programs");
   ExchangePlan x = plan_exchanges(g, l);

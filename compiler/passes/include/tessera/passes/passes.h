@@ -16,6 +16,11 @@
 
 namespace tessera::passes {
 
+// check_fit.cpp: the tiles whose vertex state and tensors with an initial value alone exceed
+// what the firmware leaves (a lower bound, right after validate), one error line each;
+// `report` gets those bytes per tile.
+std::vector<std::string> check_fit(const graph::Graph& g, const exe::FirmwareLayout& fw,
+                                   std::vector<exe::TileMemory>& report);
 // lower_programs.cpp: programs -> global control programs (adds hidden tensors to `g`).
 Lowered lower_programs(graph::Graph& g);
 // plan_exchanges.cpp: copies and host transfers -> per-tile runs, checked.
@@ -52,7 +57,7 @@ class CompileError : public std::runtime_error {
   std::vector<exe::TileMemory> memory;
 };
 
-// validate, lower_programs, plan_exchanges, plan_memory, resolve_addresses, codegen.
+// validate, check_fit, lower_programs, plan_exchanges, plan_memory, resolve_addresses, codegen.
 // Throws graph::GraphError or CompileError.
 exe::Executable compile(const graph::Graph& g, const CompileOptions& o);
 // The same on a graph the caller gives up: no working copy (lowering adds hidden tensors).
