@@ -291,6 +291,25 @@ std::string kilobytes(uint64_t bytes) {
   return bytes < 10240 ? std::to_string(bytes) + " bytes" : std::to_string((bytes + 512) / 1024) + " KB";
 }
 
+// The most bytes live at once among `blocks` (bytes, first, last), and the first step at
+// which they are.
+struct Peak {
+  uint32_t bytes = 0, step = 0;
+};
+Peak peak(const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>& blocks) {
+  std::vector<std::pair<uint64_t, int64_t>> events;  // (time, +/- bytes); ends after starts
+  for (const auto& [bytes, first, last] : blocks) {
+    events.emplace_back(uint64_t{first} * 2, bytes);
+    events.emplace_back(uint64_t{last} * 2 + 1, -int64_t{bytes});
+  }
+  std::sort(events.begin(), events.end());
+  int64_t now = 0, most = 0;
+  uint64_t when = 0;
+  for (const auto& [time, delta] : events)
+    if ((now += delta) > most) most = now, when = time;
+  return {static_cast<uint32_t>(most), static_cast<uint32_t>(when / 2)};
+}
+
 // A line for the OOM report: the step at which `tile`'s tensors peak (its blocks among
 // `blocks`), and what is live then: what is kept for the whole run, and the largest
 // temporaries.
@@ -298,17 +317,9 @@ std::string peak_report(const graph::Graph& g, const Liveness& live, const std::
   std::vector<const Block*> mine;
   for (const Block& b : blocks)
     if (b.tile == tile && !g.variables()[b.var].hidden) mine.push_back(&b);
-  std::vector<std::pair<uint64_t, int64_t>> events;  // (time, +/- bytes); ends after starts
-  for (const Block* b : mine) {
-    events.emplace_back(uint64_t{b->first} * 2, b->bytes);
-    events.emplace_back(uint64_t{b->last} * 2 + 1, -int64_t{b->bytes});
-  }
-  std::sort(events.begin(), events.end());
-  int64_t now = 0, most = 0;
-  uint64_t when = 0;
-  for (const auto& [time, delta] : events)
-    if ((now += delta) > most) most = now, when = time;
-  const uint32_t step = static_cast<uint32_t>(when / 2);
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> spans;
+  for (const Block* b : mine) spans.emplace_back(b->bytes, b->first, b->last);
+  const auto [most, step] = peak(spans);
   uint64_t kept = 0;
   std::vector<const Block*> temps;
   for (const Block* b : mine) {
@@ -318,24 +329,11 @@ std::string peak_report(const graph::Graph& g, const Liveness& live, const std::
   }
   std::stable_sort(temps.begin(), temps.end(), [](const Block* a, const Block* b) { return a->bytes > b->bytes; });
   std::string s = "tile " + std::to_string(tile) + "'s tensors peak at " + live.step_name(step) + ": " +
-                  kilobytes(uint64_t(most)) + " live, " + kilobytes(kept) + " of it kept for the whole run (weights, " +
+                  kilobytes(most) + " live, " + kilobytes(kept) + " of it kept for the whole run (weights, " +
                   "streams, state), the rest in " + std::to_string(temps.size()) + " temporaries; the largest:";
   for (size_t i = 0; i < temps.size() && i < 6; ++i)
     s += (i ? ", " : " ") + g.variables()[temps[i]->var].name + " " + kilobytes(temps[i]->bytes);
   return s;
-}
-
-// The most bytes live at once among `blocks` (bytes, first, last).
-uint32_t peak(std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> blocks) {
-  std::vector<std::pair<uint64_t, int64_t>> events;  // (time, +/- bytes); ends after starts
-  for (const auto& [bytes, first, last] : blocks) {
-    events.emplace_back(uint64_t{first} * 2, bytes);
-    events.emplace_back(uint64_t{last} * 2 + 1, -int64_t{bytes});
-  }
-  std::sort(events.begin(), events.end());
-  int64_t now = 0, most = 0;
-  for (const auto& [time, delta] : events) most = std::max(most, now += delta);
-  return static_cast<uint32_t>(most);
 }
 
 }  // namespace
@@ -451,8 +449,8 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
   for (uint32_t v = 0; v < m.tensors.size(); ++v)
     for (uint32_t i = 0; i < m.tensors[v].size(); ++i) placed[m.tensors[v][i].tile].emplace_back(v, i);
   for (uint32_t t = 0; t < tiles; ++t) {
-    m.tiles[t].usage.landing = peak(landing[t]);
-    m.tiles[t].usage.tensors = peak(user[t]);
+    m.tiles[t].usage.landing = peak(landing[t]).bytes;
+    m.tiles[t].usage.tensors = peak(user[t]).bytes;
     m.tiles[t].needed = alloc[t].needed();
     if (m.tiles[t].needed > alloc[t].available())
       m.errors.push_back("tile " + std::to_string(t) + " needs " + std::to_string(m.tiles[t].needed) +
