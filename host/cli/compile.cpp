@@ -67,12 +67,9 @@ int compile(const CompileArgs& a) {
   graph::Graph g(*target);
   models::build_mlp_inference(g, models::read_mlp_weights(a.weights),
                               {a.batch, a.batches, o.layout.firmware_end - arch::kSramBase});
-  note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
-       " compute sets");
   const exe::Executable e = compile_and_write(std::move(g), o, a.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("\nwrote %s: %u supersteps, %llu exchange bytes, compiled in %.2f s\n", a.output.c_str(), e.supersteps,
-              static_cast<unsigned long long>(e.exchange_bytes), s);
+  std::printf("wrote %s, compiled in %.2f s\n", a.output.c_str(), s);
   return 0;
 }
 

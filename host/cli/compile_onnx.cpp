@@ -67,18 +67,11 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   } catch (const opgraph::OpGraphError& e) {
     throw std::runtime_error(c.model + ": cannot be lowered onto the tiles yet: " + e.what());
   }
-  // Edges as Poplar counts them: a vertex's connections to tensor regions.
-  uint64_t edges = 0;
-  for (const graph::VertexData& v : g.vertices())
-    for (const graph::FieldValue& f : v.fields) edges += f.set && f.region.valid();
   note("lowered in " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - lower_start).count()) +
-       " s; compiling " + std::to_string(g.vertices().size()) + " vertices, " + std::to_string(edges) + " edges in " +
-       std::to_string(g.compute_sets().size()) + " compute sets for " + c.target + " (" + std::to_string(target->tiles) +
-       " tiles), program \"infer\" x " + std::to_string(batches));
+       " s; program \"infer\" x " + std::to_string(batches));
   const exe::Executable e = compile_and_write(std::move(g), o, c.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("\nwrote %s: %u supersteps, %llu exchange bytes, compiled in %.2f s\n", c.output.c_str(), e.supersteps,
-              static_cast<unsigned long long>(e.exchange_bytes), s);
+  std::printf("wrote %s, compiled in %.2f s\n", c.output.c_str(), s);
   return 0;
 }
 

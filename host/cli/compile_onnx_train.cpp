@@ -50,16 +50,15 @@ int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CL
   } catch (const opgraph::OpGraphError& e) {
     throw std::runtime_error(c.model + ": cannot be trained on the tiles: " + e.what());
   }
-  note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
-       " compute sets for " + c.target + " (" + std::to_string(target->tiles) + " tiles): \"train\" x " +
+  note("programs \"train\" x " +
        std::to_string(cfg.steps_per_sync) + " steps, lr " + std::to_string(cfg.lr0) + " linear to 0 over " +
        std::to_string(cfg.total_steps) + " steps, momentum " + std::to_string(cfg.momentum) + "; \"infer\" x " +
        std::to_string(cfg.infer_batches));
   const exe::Executable e = compile_and_write(std::move(g), o, c.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("\nprograms: train (streams x, labels in; loss out), infer (x_infer in; logits out); parameters: the "
-              "model's weights by their ONNX names\nwrote %s: %llu exchange bytes, compiled in %.2f s\n",
-              c.output.c_str(), static_cast<unsigned long long>(e.exchange_bytes), s);
+              "model's weights by their ONNX names\nwrote %s, compiled in %.2f s\n",
+              c.output.c_str(), s);
   return 0;
 }
 

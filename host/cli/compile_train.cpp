@@ -122,8 +122,6 @@ int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::Ap
        std::to_string(cfg.infer_batches) + " x " + std::to_string(cfg.infer_batch));
   graph::Graph g(*target);
   models::build_mlp_training(g, cfg, params);
-  note("compiling " + std::to_string(g.vertices().size()) + " vertices in " + std::to_string(g.compute_sets().size()) +
-       " compute sets, programs \"train\", \"infer\" and \"init\"");
   const exe::Executable e = compile_and_write(std::move(g), o, c.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const uint32_t in = cfg.widths.front(), classes = cfg.widths.back();
@@ -135,8 +133,7 @@ int compile_train(const CompileArgs& c, const CompileTrainArgs& t, const CLI::Ap
               "parameters: fc1.w fc1.b ... fc%zu.b (and <name>.velocity)\n",
               cfg.steps_per_sync, cfg.batch, in, cfg.batch, cfg.batch, cfg.infer_batches, cfg.infer_batch, in,
               cfg.infer_batch, classes, cfg.widths.size() - 1);
-  std::printf("\nwrote %s: %llu exchange bytes, compiled in %.2f s\n", c.output.c_str(),
-              static_cast<unsigned long long>(e.exchange_bytes), s);
+  std::printf("\nwrote %s, compiled in %.2f s\n", c.output.c_str(), s);
   return 0;
 }
 
