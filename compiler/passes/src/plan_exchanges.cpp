@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "parallel.h"
 #include "tessera/passes/passes.h"
 
 namespace tessera::passes {
@@ -71,14 +72,15 @@ void check_hazards(const graph::Graph& g, const Lowered::Exchange& x, uint32_t i
 ExchangePlan plan_exchanges(const graph::Graph& g, const Lowered& l) {
   const uint32_t tiles = g.target().tiles;
   ExchangePlan plan;
-  for (uint32_t i = 0; i < l.exchanges.size(); ++i) {
+  plan.exchanges.resize(l.exchanges.size());
+  parallel_for(static_cast<uint32_t>(l.exchanges.size()), [&](uint32_t i) {  // each exchange on its own
     check_hazards(g, l.exchanges[i], i);
-    ExchangePlan::Exchange& x = plan.exchanges.emplace_back();
+    ExchangePlan::Exchange& x = plan.exchanges[i];
     x.sends.resize(tiles);
     x.recv_words.assign(tiles, 0);
     for (const auto& [src, dst] : l.exchanges[i].copies) split(g, src, dst, x);
     for (std::vector<ExchangePlan::Transfer>& list : x.sends) list.shrink_to_fit();  // all exchanges' lists live on
-  }
+  });
   for (const Lowered::HostSync& h : l.host_syncs) {
     ExchangePlan::Stream& s = plan.streams.emplace_back();
     s.recv_words.assign(tiles, 0);

@@ -36,6 +36,7 @@
 
 #include "allocator.h"
 #include "packing.h"
+#include "parallel.h"
 #include "tessera/arch/tile_map.h"
 #include "tessera/passes/passes.h"
 
@@ -385,7 +386,7 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
     tile_vertices[d.tile].push_back(v);
     ++cs_counts[d.tile][d.compute_set];
   }
-  for (uint32_t t = 0; t < tiles; ++t) {
+  parallel_for(tiles, [&](uint32_t t) {  // each tile on its own
     MemoryPlan::Tile& mt = m.tiles[t];
     TileAllocator& a = alloc[t];
     exe::TileMemory& u = mt.usage;
@@ -412,14 +413,14 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
       for (const ExchangePlan::Transfer& tr : e.sends[t]) slots += tr.slots();
       mt.send_lists.push_back(take(slots * sizeof(arch::SendEntry), u.send_lists));
     }
-  }
+  });
   // Tensors, block by block: landing buffers (hidden) first, then the user's persistent
   // ones, then the rest, each by its live range. Within the landing buffers and within the
   // rest, the largest go first (greedy by size): in creation order, small early temporaries
   // split the space that later large ones need.
   std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>> landing(tiles), user(tiles);
   std::vector<uint32_t> order;
-  std::vector<uint32_t> block_addr(blocks.size(), 0);
+  std::vector<std::vector<uint32_t>> tile_order(tiles);  // per tile: its blocks in placing order
   for (int pass = 0; pass < 3; ++pass) {
     order.clear();
     for (uint32_t k = 0; k < blocks.size(); ++k) {
@@ -431,8 +432,12 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
     std::stable_sort(order.begin(), order.end(), [&](uint32_t p, uint32_t q) {
       return blocks[p].bytes != blocks[q].bytes ? blocks[p].bytes > blocks[q].bytes : blocks[p].first < blocks[q].first;
     });
-    for (uint32_t k : order) block_addr[k] = alloc[blocks[k].tile].alloc_live(blocks[k].bytes, 8, blocks[k].first, blocks[k].last);
+    for (uint32_t k : order) tile_order[blocks[k].tile].push_back(k);
   }
+  std::vector<uint32_t> block_addr(blocks.size(), 0);
+  parallel_for(tiles, [&](uint32_t t) {
+    for (uint32_t k : tile_order[t]) block_addr[k] = alloc[t].alloc_live(blocks[k].bytes, 8, blocks[k].first, blocks[k].last);
+  });
   for (uint32_t v = 0; v < g.variables().size(); ++v) {
     const bool hidden = g.variables()[v].hidden;
     const auto& ivs = live.intervals(v);
