@@ -1,14 +1,19 @@
 // The compiler's scalable structures against plain references on random operations (seeds
 // printed): the tile map's runs against a tile per element, and the memory planner's first
-// fit in time x address against a scan of every block at every candidate address.
+// fit in time x address against a scan of every block at every candidate address; the
+// passes' parallel_for against a sequential loop.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../../compiler/passes/src/allocator.h"
+#include "../../compiler/passes/src/parallel.h"
 #include "tessera/graph/tile_map.h"
 
 namespace tessera::testing {
@@ -81,3 +86,21 @@ TEST(TileAllocator, FirstFitMatchesABruteForceScan) {
 
 }  // namespace
 }  // namespace tessera::testing
+
+// parallel_for: every item exactly once, and of several failing items the lowest one's
+// exception, as a sequential loop would throw (whatever thread ran which item).
+TEST(Scale, ParallelForRunsEachItemOnceAndRethrowsTheLowestFailure) {
+  std::vector<std::atomic<uint32_t>> runs(1000);
+  tessera::passes::parallel_for(1000, [&](uint32_t i) { runs[i].fetch_add(1); });
+  for (uint32_t i = 0; i < runs.size(); ++i) ASSERT_EQ(runs[i].load(), 1u) << "item " << i;
+  for (int trial = 0; trial < 20; ++trial) {
+    try {
+      tessera::passes::parallel_for(500, [](uint32_t i) {
+        if (i == 137 || i == 300 || i == 499) throw std::runtime_error("item " + std::to_string(i));
+      });
+      FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "item 137");
+    }
+  }
+}
