@@ -9,6 +9,7 @@
 //   - each condition -> per tile, the address of that tile's broadcast copy;
 //   - each user variable -> exe::Tensor with per-interval addresses; each host sync ->
 //     exe::Stream with per-run addresses (element offsets into the stream).
+#include "parallel.h"
 #include "tessera/passes/passes.h"
 
 namespace tessera::passes {
@@ -23,26 +24,29 @@ Resolved resolve_addresses(const graph::Graph& g, const Lowered& l, const Exchan
     t.recv_words.assign(x.exchanges.size(), 0);
     t.stream_recv_words.assign(x.streams.size(), 0);
   }
-  // Vertices, in compute-set order (the order they run on their tile).
+  // Per tile, its vertices in compute-set order (the order they run on their tile).
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> on_tile(tiles);  // (compute set, vertex)
   for (uint32_t cs = 0; cs < g.compute_sets().size(); ++cs)
-    for (uint32_t v : g.compute_sets()[cs].vertices) {
+    for (uint32_t v : g.compute_sets()[cs].vertices) on_tile[g.vertices()[v].tile].emplace_back(cs, v);
+  parallel_for(tiles, [&](uint32_t tile) {  // each tile on its own
+    Resolved::Tile& t = r.tiles[tile];
+    for (const auto& [cs, v] : on_tile[tile]) {
       const graph::VertexData& d = g.vertices()[v];
       const graph::CodeletInfo& c = graph::codelets()[d.codelet];
-      Resolved::Tile& t = r.tiles[d.tile];
       t.compute_sets[cs].push_back({c.index, m.vertex_state[v]});
       std::vector<uint32_t> words;
       for (size_t f = 0; f < c.fields.size(); ++f)
         words.push_back(c.fields[f].is_pointer() ? m.addr_of(d.fields[f].region) : d.fields[f].word);
       t.states.emplace_back(m.vertex_state[v], std::move(words));
     }
-  // Send lists and receive counts.
-  for (uint32_t e = 0; e < x.exchanges.size(); ++e)
-    for (uint32_t t = 0; t < tiles; ++t) {
-      r.tiles[t].recv_words[e] = x.exchanges[e].recv_words[t];
-      for (const ExchangePlan::Transfer& tr : x.exchanges[e].sends[t])
-        r.tiles[t].sends[e].push_back({{m.addr_of(tr.src), tr.src.size() * 4, tr.dst_tile, m.addr_of(tr.dst)},
-                                       tr.count, tr.src_stride, tr.dst_stride});
+    // Send lists and receive counts.
+    for (uint32_t e = 0; e < x.exchanges.size(); ++e) {
+      t.recv_words[e] = x.exchanges[e].recv_words[tile];
+      for (const ExchangePlan::Transfer& tr : x.exchanges[e].sends[tile])
+        t.sends[e].push_back({{m.addr_of(tr.src), tr.src.size() * 4, tr.dst_tile, m.addr_of(tr.dst)}, tr.count,
+                              tr.src_stride, tr.dst_stride});
     }
+  });
   // Conditions: each tile reads its own broadcast copy.
   for (const Lowered::Condition& c : l.conditions)
     for (uint32_t t = 0; t < tiles; ++t) r.tiles[t].conditions.push_back(m.addr_of(c.broadcast.slice(t, t + 1)));
