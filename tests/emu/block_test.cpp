@@ -283,13 +283,13 @@ TEST(Blocks, APairsSecondCanBeABranchTarget) {
 // the new instruction (which makes another pair with the first), not the pair decoded before.
 TEST(Blocks, APairsSecondRewrittenIsSeen) {
   for (bool fence : {false, true}) {
-    // t1 = the code's address; a3 = `addi a1, zero, 0x55`; a4 = the word at 24 (slli a1, a2, 4).
-    // Each pass stores a4 over the slli, then sets a4 = a3: the first pass stores the slli
+    // t1 = the code's address; a3 = `addi a1, zero, 0x55`; a4 = the word at 24 (add a1, a2, a2).
+    // Each pass stores a4 over the add, then sets a4 = a3: the first pass stores the add
     // itself, the later ones the addi.
     std::vector<uint32_t> code = {auipc(kT1), lui(kA3, 0x05500), addi(kA3, kA3, 0x593), lw(14, kT1, 24),
                                   addi(kT2, 0, 4),
-                                  // 20: the loop. (addi a2, slli a1) is a pair.
-                                  addi(kA2, kA2, 1), slli(kA1, kA2, 4), add(kA0, kA0, kA1), sw(14, kT1, 24),
+                                  // 20: the loop. (addi a2, add a1) is a pair, then (addi a2, addi a1).
+                                  addi(kA2, kA2, 1), add(kA1, kA2, kA2), add(kA0, kA0, kA1), sw(14, kT1, 24),
                                   addi(14, kA3, 0)};
     if (fence) code.push_back(kFenceI);
     const int32_t back = -4 * static_cast<int32_t>(code.size() + 1 - 5);
@@ -300,8 +300,8 @@ TEST(Blocks, APairsSecondRewrittenIsSeen) {
     for (bool timing : {true, false}) {
       auto t = code_tile(code, timing);
       t->hart().run(200);
-      // Passes 1 and 2 shift (16, 32), passes 3 and 4 run the addi (0x55 each).
-      EXPECT_EQ(t->hart().x(kA0), 16u + 32u + 0x55u + 0x55u) << what << ", timing " << timing;
+      // Passes 1 and 2 double a2 (2, 4), passes 3 and 4 run the addi (0x55 each).
+      EXPECT_EQ(t->hart().x(kA0), 2u + 4u + 0x55u + 0x55u) << what << ", timing " << timing;
       EXPECT_EQ(t->hart().x(kA1), 0x55u) << what << ", timing " << timing;
     }
     std::mt19937_64 rng(tessera::testutil::random_seed("pair's second rewritten"));
