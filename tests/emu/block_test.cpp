@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include "tessera/testutil/seed.h"
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -113,7 +114,11 @@ uint32_t r_type(uint32_t f7, uint32_t f3, uint32_t rd, uint32_t rs1, uint32_t rs
 uint32_t add(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, 0, rd, rs1, rs2); }
 uint32_t xor_(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(0, 4, rd, rs1, rs2); }
 uint32_t mul(uint32_t rd, uint32_t rs1, uint32_t rs2) { return r_type(1, 0, rd, rs1, rs2); }
+uint32_t i_type(uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm) {
+  return (uint32_t(imm) & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | 0x13;
+}
 uint32_t slli(uint32_t rd, uint32_t rs1, uint32_t sh) { return sh << 20 | rs1 << 15 | 1 << 12 | rd << 7 | 0x13; }
+constexpr uint32_t kFenceI = 0x0000100f;
 uint32_t lw(uint32_t rd, uint32_t rs1, int32_t off) { return (uint32_t(off) & 0xfff) << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x03; }
 uint32_t branch(uint32_t f3, uint32_t rs1, uint32_t rs2, int32_t off) {
   const uint32_t o = uint32_t(off);
@@ -197,6 +202,9 @@ void check_code(const std::string& what, const std::vector<uint32_t>& words, uin
     auto steps = code_tile(words, timing);
     for (uint64_t i = 0; i < limit; ++i) ASSERT_EQ(steps->hart().run(1), StopReason::kBudget) << w;
     expect_same(state(*whole), state(*steps), w + " one instruction per run");
+    const auto same_sram = [](Tile& a, Tile& b) { return std::ranges::equal(a.sram(), b.sram()); };
+    EXPECT_TRUE(same_sram(*whole, *chunks)) << w << ": SRAM differs in random budgets";
+    EXPECT_TRUE(same_sram(*whole, *steps)) << w << ": SRAM differs one instruction per run";
   }
 }
 
@@ -244,6 +252,162 @@ TEST(Blocks, StoreIntoALoopsOwnBranchIsSeenAtOnce) {
     EXPECT_EQ(t->hart().x(kA3), 9u) << "timing " << timing;
     EXPECT_EQ(t->hart().x(kA2), 7u) << "timing " << timing;
   }
+}
+
+// Fused pairs (two adjacent ALU instructions run by one handler, sim/emu/src/fused_pairs.h).
+// Every check runs the code at once (with pairs), in random budgets (a budget that ends
+// between the two runs the first alone) and one instruction per run (never a pair), to
+// the same state and cycle; the expected registers come from the program's own arithmetic.
+
+// The second of a pair is a branch's target: the branch enters it alone, in a block of its
+// own, and the pair before it is not run again.
+TEST(Blocks, APairsSecondCanBeABranchTarget) {
+  // Pairs from the block's start: (addi t2, addi a0), (slli a1, add a2); then addi t0 and
+  // bltu t0 < t2 (3) back to the add, the second of a pair, which accumulates.
+  const std::vector<uint32_t> code = {addi(kT2, 0, 3), addi(kA0, 0, 1), slli(kA1, kA0, 4), add(kA2, kA2, kA1),
+                                      addi(kT0, kT0, 1), bltu(kT0, kT2, -8), kLoop};
+  for (bool timing : {true, false}) {
+    auto t = code_tile(code, timing);
+    t->hart().run(100);
+    // slli once (a1 = 16), add three times (a2 = 48): a pair run again would shift again.
+    EXPECT_EQ(t->hart().x(kA1), 16u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kA2), 48u) << "timing " << timing;
+    EXPECT_EQ(t->hart().x(kT0), 3u) << "timing " << timing;
+  }
+  std::mt19937_64 rng(tessera::testutil::random_seed("pair's second as a branch target"));
+  check_code("jump into a pair's second", code, 100, rng);
+}
+
+// The second of a pair that already ran is rewritten, by a store in the pair's own loop
+// (which ends the block) and by a store and fence.i in another block: the next pass runs
+// the new instruction (which makes another pair with the first), not the pair decoded before.
+TEST(Blocks, APairsSecondRewrittenIsSeen) {
+  for (bool fence : {false, true}) {
+    // t1 = the code's address; a3 = `addi a1, zero, 0x55`; a4 = the word at 24 (add a1, a2, a2).
+    // Each pass stores a4 over the add, then sets a4 = a3: the first pass stores the add
+    // itself, the later ones the addi.
+    std::vector<uint32_t> code = {auipc(kT1), lui(kA3, 0x05500), addi(kA3, kA3, 0x593), lw(14, kT1, 24),
+                                  addi(kT2, 0, 4),
+                                  // 20: the loop. (addi a2, add a1) is a pair, then (addi a2, addi a1).
+                                  addi(kA2, kA2, 1), add(kA1, kA2, kA2), add(kA0, kA0, kA1), sw(14, kT1, 24),
+                                  addi(14, kA3, 0)};
+    if (fence) code.push_back(kFenceI);
+    const int32_t back = -4 * static_cast<int32_t>(code.size() + 1 - 5);
+    code.push_back(addi(kT0, kT0, 1));
+    code.push_back(bltu(kT0, kT2, back));
+    code.push_back(kLoop);
+    const std::string what = fence ? "store and fence.i" : "store in the pair's block";
+    for (bool timing : {true, false}) {
+      auto t = code_tile(code, timing);
+      t->hart().run(200);
+      // Passes 1 and 2 double a2 (2, 4), passes 3 and 4 run the addi (0x55 each).
+      EXPECT_EQ(t->hart().x(kA0), 2u + 4u + 0x55u + 0x55u) << what << ", timing " << timing;
+      EXPECT_EQ(t->hart().x(kA1), 0x55u) << what << ", timing " << timing;
+    }
+    std::mt19937_64 rng(tessera::testutil::random_seed("pair's second rewritten"));
+    check_code(what, code, 200, rng);
+  }
+  // The host rewrites the second of a pair between two runs.
+  auto t = code_tile({addi(kA0, 0, 5), addi(kA1, kA0, 1), kLoop}, true);
+  t->hart().run(20);
+  EXPECT_EQ(t->hart().x(kA1), 6u);
+  const uint32_t patch[] = {addi(kA1, kA0, 100)};
+  std::memcpy(t->sram().data() + 4, patch, sizeof patch);
+  t->hart().reset(tessera::arch::kSramBase);
+  t->hart().run(20);
+  EXPECT_EQ(t->hart().x(kA1), 105u);
+}
+
+// A block ends after 32 instructions: the last of one block and the first of the next
+// (which would make a pair) each run alone, and a budget that ends between the two of a
+// pair runs only the first.
+TEST(Blocks, PairsStopAtTheBlockEndAndTheBudget) {
+  // sltiu (in no pair) first, then 33 `addi a0, a0, k` with k = 1, 2, 4, ...: instructions
+  // 1..31 of the first block make 15 pairs and one left over, the 32nd addi starts the next.
+  std::vector<uint32_t> code = {i_type(3, kA1, 0, 1)};
+  uint32_t expect = 0;
+  for (int k = 0; k < 33; ++k) {
+    code.push_back(addi(kA0, kA0, 1 << (k % 11)));
+    expect += 1u << (k % 11);
+  }
+  code.push_back(kLoop);
+  for (bool timing : {true, false}) {
+    auto t = code_tile(code, timing);
+    t->hart().run(100);
+    EXPECT_EQ(t->hart().x(kA0), expect) << "timing " << timing;
+    EXPECT_EQ(t->hart().instret(), 100u) << "timing " << timing;
+    // Budgets that end inside the first pair: one instruction, then one more.
+    auto u = code_tile(code, timing);
+    EXPECT_EQ(u->hart().run(2), StopReason::kBudget);
+    EXPECT_EQ(u->hart().x(kA0), 1u) << "timing " << timing;
+    EXPECT_EQ(u->hart().instret(), 2u) << "timing " << timing;
+    EXPECT_EQ(u->hart().run(1), StopReason::kBudget);
+    EXPECT_EQ(u->hart().x(kA0), 3u) << "timing " << timing;
+    EXPECT_EQ(u->hart().pc(), tessera::arch::kSramBase + 12) << "timing " << timing;
+  }
+  std::mt19937_64 rng(tessera::testutil::random_seed("pairs at the block end"));
+  check_code("pairs at the block end", code, 100, rng);
+}
+
+// Every ordered pair of the ALU ops the fused pairs use (and others), each twice, with
+// random immediates and registers (x0 among them, the second often using the first's
+// result or writing the same register): each pair's sources are loaded with random words
+// first (a load is in no pair, so each ALU pair is taken as a pair where it is one), both
+// results are stored after it, and the whole run must leave the registers and SRAM of one
+// instruction per run and of random budgets, timed and untimed.
+TEST(Blocks, EveryPairOfAluOpsGivesEachInstructionsResult) {
+  std::mt19937_64 rng(tessera::testutil::random_seed("every pair of ALU ops"));
+  std::uniform_int_distribution<uint32_t> reg(0, 15), imm12(0, 0xfff), sh(0, 31), imm20(0, 0xfffff), word;
+  std::uniform_int_distribution<int32_t> slot(0, 255);
+  std::bernoulli_distribution half(0.5), quarter(0.25);
+  // One instruction of each op.
+  const auto make = [&](int op, uint32_t rd, uint32_t rs1, uint32_t rs2) -> uint32_t {
+    switch (op) {
+      case 0: return lui(rd, imm20(rng));
+      case 1: return auipc(rd) | imm20(rng) << 12;
+      case 2: return i_type(0, rd, rs1, static_cast<int32_t>(imm12(rng)));  // addi
+      case 3: return i_type(7, rd, rs1, static_cast<int32_t>(imm12(rng)));  // andi
+      case 4: return i_type(6, rd, rs1, static_cast<int32_t>(imm12(rng)));  // ori
+      case 5: return i_type(4, rd, rs1, static_cast<int32_t>(imm12(rng)));  // xori
+      case 6: return slli(rd, rs1, sh(rng));
+      case 7: return i_type(5, rd, rs1, static_cast<int32_t>(sh(rng)));  // srli
+      case 8: return i_type(5, rd, rs1, static_cast<int32_t>(sh(rng) | 0x400));  // srai
+      case 9: return add(rd, rs1, rs2);
+      case 10: return r_type(0x20, 0, rd, rs1, rs2);  // sub
+      case 11: return r_type(0, 7, rd, rs1, rs2);  // and
+      case 12: return r_type(0, 6, rd, rs1, rs2);  // or
+      case 13: return xor_(rd, rs1, rs2);
+      case 14: return r_type(0, 1, rd, rs1, rs2);  // sll
+      case 15: return r_type(0, 5, rd, rs1, rs2);  // srl
+      case 16: return r_type(0x20, 5, rd, rs1, rs2);  // sra
+      case 17: return r_type(0, 2, rd, rs1, rs2);  // slt
+      case 18: return r_type(0, 3, rd, rs1, rs2);  // sltu
+      default: return mul(rd, rs1, rs2);
+    }
+  };
+  constexpr int kOps = 20;
+  constexpr uint32_t kData = 0xa000, kOut = 0xb000;  // SRAM offsets: 256 random words, the results
+  constexpr uint32_t kDataReg = 20, kOutReg = 21;
+  std::vector<uint32_t> code = {lui(kDataReg, (tessera::arch::kSramBase + kData) >> 12),
+                                lui(kOutReg, (tessera::arch::kSramBase + kOut) >> 12)};
+  for (int a = 0; a < kOps; ++a)
+    for (int b = 0; b < kOps; ++b)
+      for (int k = 0; k < 2; ++k) {
+        const uint32_t rd = reg(rng), rs1 = reg(rng), rs2 = reg(rng);
+        const uint32_t rd2 = quarter(rng) ? rd : reg(rng), rs1b = half(rng) ? rd : reg(rng), rs2b = half(rng) ? rd : reg(rng);
+        for (uint32_t r : {rs1, rs2, rs1b, rs2b}) code.push_back(lw(r, kDataReg, 4 * slot(rng)));
+        code.push_back(make(a, rd, rs1, rs2));
+        code.push_back(make(b, rd2, rs1b, rs2b));
+        code.push_back(sw(rd, kOutReg, 0));
+        code.push_back(sw(rd2, kOutReg, 4));
+        code.push_back(addi(kOutReg, kOutReg, 8));
+      }
+  code.push_back(kLoop);
+  const uint64_t limit = code.size() + 10;
+  ASSERT_LE(4 * code.size(), kData);
+  code.resize(kData / 4);
+  for (int i = 0; i < 256; ++i) code.push_back(word(rng));
+  check_code("every pair of ALU ops", code, limit, rng);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "tessera/emu/csr.h"
 #include "tessera/emu/disasm.h"
 #include "tessera/fp/fp32.h"
+#include "fused_pairs.h"
 
 static_assert(std::endian::native == std::endian::little, "the ISS assumes a little-endian host");
 
@@ -87,6 +88,18 @@ Block& Hart::block_slow(uint32_t offset, const void* const* table) {
   if (b->table != table) {
     for (BlockInsn& i : b->insns) i.handler = table[static_cast<size_t>(i.op)];
     if (b->self_loop) b->insns[b->len - 1].handler = table[loop_handler_index(b->insns[b->len - 1].op)];
+    // Adjacent ALU instructions that form a pair of fused_pairs.h, from the first: the
+    // first's handler runs both. (The second keeps its own: nothing enters a block in its
+    // middle, and a budget that ends inside the block runs its first instruction alone.)
+    // The tracing executor has none (null entries).
+    if (table[kFusedHandlersBase] != nullptr) {
+      for (uint32_t i = 0; i + 1 < b->len; ++i) {
+        const int pair = fused_pair_index(b->insns[i].op, b->insns[i + 1].op);
+        if (pair < 0) continue;
+        b->insns[i].handler = table[fused_handler_index(pair)];
+        ++i;
+      }
+    }
     b->table = table;
   }
   return *b;
@@ -216,6 +229,63 @@ StopReason Hart::run(uint64_t max_insns) {
 
 enum CsrKind { kCsrW, kCsrS, kCsrC };  // CSR_OP: write, set bits, clear bits
 
+namespace {
+
+// The value an op of a fused pair writes, from its semantics in insns.def (formats U, I,
+// Shift and R: each a plain WX(value)); any other op fails to compile.
+template <Op kOp>
+[[gnu::always_inline]] inline uint32_t alu_value([[maybe_unused]] uint32_t x1, [[maybe_unused]] uint32_t x2,
+                                                 [[maybe_unused]] int32_t imm, [[maybe_unused]] uint32_t pc) {
+#define X1 x1
+#define X2 x2
+#define S1 static_cast<int32_t>(x1)
+#define S2 static_cast<int32_t>(x2)
+#define IMM imm
+#define PC pc
+#define WX(v) return static_cast<uint32_t>(v)
+#define TESSERA_ALU(id, ...) if constexpr (kOp == Op::id) { __VA_ARGS__ } else
+#define TESSERA_ALU_U TESSERA_ALU
+#define TESSERA_ALU_I TESSERA_ALU
+#define TESSERA_ALU_Shift TESSERA_ALU
+#define TESSERA_ALU_R TESSERA_ALU
+#define TESSERA_SKIP(...)
+#define TESSERA_ALU_J TESSERA_SKIP
+#define TESSERA_ALU_Jr TESSERA_SKIP
+#define TESSERA_ALU_B TESSERA_SKIP
+#define TESSERA_ALU_Load TESSERA_SKIP
+#define TESSERA_ALU_Store TESSERA_SKIP
+#define TESSERA_ALU_Fence TESSERA_SKIP
+#define TESSERA_ALU_None TESSERA_SKIP
+#define TESSERA_ALU_Csr TESSERA_SKIP
+#define TESSERA_ALU_CsrI TESSERA_SKIP
+#define TESSERA_ALU_FLoad TESSERA_SKIP
+#define TESSERA_ALU_FStore TESSERA_SKIP
+#define TESSERA_ALU_FR4 TESSERA_SKIP
+#define TESSERA_ALU_FRm TESSERA_SKIP
+#define TESSERA_ALU_FR1m TESSERA_SKIP
+#define TESSERA_ALU_FR TESSERA_SKIP
+#define TESSERA_ALU_XFm TESSERA_SKIP
+#define TESSERA_ALU_XF TESSERA_SKIP
+#define TESSERA_ALU_XFF TESSERA_SKIP
+#define TESSERA_ALU_FXm TESSERA_SKIP
+#define TESSERA_ALU_FX TESSERA_SKIP
+#define INSN(id, name, fmt, mask, match, klass, ...) TESSERA_ALU_##fmt(id, __VA_ARGS__)
+#include "tessera/emu/insns.def"
+#undef INSN
+  static_assert(kOp != kOp, "a fused pair's op must be of format U, I, Shift or R (fused_pairs.h)");
+#undef TESSERA_ALU
+#undef TESSERA_SKIP
+#undef X1
+#undef X2
+#undef S1
+#undef S2
+#undef IMM
+#undef PC
+#undef WX
+}
+
+}  // namespace
+
 template <bool kTrace, bool kTiming>
 StopReason Hart::run_loop(uint64_t max_insns) {
   // Threaded dispatch: every handler ends in its own indirect jump to the next one, which
@@ -228,9 +298,13 @@ StopReason Hart::run_loop(uint64_t max_insns) {
 #undef INSN
       &&block_end,
       &&loop_Beq, &&loop_Bne, &&loop_Blt, &&loop_Bge, &&loop_Bltu, &&loop_Bgeu,
+  // The fused pairs; none when tracing (their code is then left out, and blocks do not pair).
+#define TESSERA_FUSED_ENTRY(a, b) kTrace ? nullptr : &&fz_##a##_##b,
+      TESSERA_FUSED_PAIRS(TESSERA_FUSED_ENTRY)
+#undef TESSERA_FUSED_ENTRY
   };
-  static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == static_cast<size_t>(kOpBlockEnd) + 1 + kLoopHandlers);
-  static_assert(loop_handler_index(Op::Bgeu) + 1 == sizeof(kHandlers) / sizeof(kHandlers[0]));
+  static_assert(loop_handler_index(Op::Bgeu) == static_cast<size_t>(kOpBlockEnd) + kLoopHandlers);
+  static_assert(fused_handler_index(kFusedCount - 1) + 1 == sizeof(kHandlers) / sizeof(kHandlers[0]));
 
   if (halt_.kind != Halt::Kind::kNone) return StopReason::kHalted;
   if (max_insns == 0) return StopReason::kBudget;
@@ -340,6 +414,20 @@ op_kIllegal:
   LOOP_BRANCH(Bltu, X1 < X2)
   LOOP_BRANCH(Bgeu, X1 >= X2)
 #undef LOOP_BRANCH
+  // A fused pair (fused_pairs.h): two ALU instructions, one dispatch. Neither can trap,
+  // touch memory or end the block, and the cycle model times them from the block's
+  // schedule like any other.
+#define TESSERA_FUSED_CELL(a, b)                                                \
+  fz_##a##_##b : {                                                              \
+    const BlockInsn& i0_ = dp[0];                                               \
+    x_[i0_.dst] = alu_value<Op::a>(x_[i0_.rs1], x_[i0_.rs2], i0_.imm, i0_.pc);  \
+    const BlockInsn& i1_ = dp[1];                                               \
+    x_[i1_.dst] = alu_value<Op::b>(x_[i1_.rs1], x_[i1_.rs2], i1_.imm, i1_.pc);  \
+    dp += 2;                                                                    \
+    goto* dp->handler;                                                          \
+  }
+  TESSERA_FUSED_PAIRS(TESSERA_FUSED_CELL)
+#undef TESSERA_FUSED_CELL
 loop_one_pass: __attribute__((unused));  // timed only
   npc = blk->start_pc;
   if constexpr (kTiming) {
