@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <unistd.h>
 
 #include "examples.h"
 #include "program_builder.h"
@@ -181,7 +182,8 @@ TEST(Cosim, StridedSendEntries) {
 
 // The tool: --cosim on an executable file, and --inject reported with tile and superstep.
 TEST(Cosim, Tool) {
-  const std::string path = ::testing::TempDir() + "ring_cosim.tsx";
+  // Named per process: two builds running their tests at once share the temp folder.
+  const std::string path = ::testing::TempDir() + "ring_cosim_" + std::to_string(::getpid()) + ".tsx";
   exe::write_file(ring_exe(5, 4, 0), path);
   auto run = [&](const std::string& args) {
     const std::string cmd = std::string(TESSERA_VLT_MACHINE_TOOL) + " " + path + " " + args + " > " + path + ".log 2>&1";

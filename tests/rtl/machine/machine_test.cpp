@@ -13,6 +13,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <unistd.h>
 
 #include "program_builder.h"
 #include "examples.h"
@@ -433,7 +434,7 @@ TEST(Machine, HostSyncWordCountsAreCheckedAtTheDoorbell) {
 
 // The tool: the tiny graph's executable as a file, on the RTL and the emulator.
 TEST(Machine, ToolComparesAnExecutableFile) {
-  const std::string path = ::testing::TempDir() + "tiny_graph_rtl_machine.tsx";
+  const std::string path = ::testing::TempDir() + "tiny_graph_rtl_machine_" + std::to_string(::getpid()) + ".tsx";
   exe::write_file(tiny_exe(), path);
   const std::string cmd = std::string(TESSERA_VLT_MACHINE_TOOL) + " " + path +
                           " --program main --program back --compare > " + path + ".log 2>&1";
