@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -19,16 +20,14 @@ void parallel_for(uint32_t n, Fn&& fn) {
   std::atomic<uint32_t> next{0};
   uint32_t failed_at = UINT32_MAX;
   std::exception_ptr failure;
-  std::atomic_flag lock = ATOMIC_FLAG_INIT;
+  std::mutex lock;  // guards failed_at and failure
   auto work = [&] {
     for (uint32_t i; (i = next.fetch_add(1)) < n;) {
       try {
         fn(i);
       } catch (...) {
-        while (lock.test_and_set()) {
-        }
+        const std::lock_guard<std::mutex> hold(lock);
         if (i < failed_at) failed_at = i, failure = std::current_exception();
-        lock.clear();
       }
     }
   };
