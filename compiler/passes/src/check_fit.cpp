@@ -7,6 +7,7 @@
 // the compile stops here with the same per-tile report, instead of after planning exchanges
 // and memory (which cost the most time and memory on a big graph).
 
+#include "packing.h"
 #include "tessera/arch/tile_map.h"
 #include "tessera/passes/passes.h"
 
@@ -25,7 +26,7 @@ std::vector<std::string> check_fit(const graph::Graph& g, const exe::FirmwareLay
   for (uint32_t v = 0; v < g.variables().size(); ++v) {
     if (g.variables()[v].initial.empty()) continue;
     for (const graph::Interval& iv : g.intervals(g.tensor(v)))
-      report[iv.tile].tensors += ((iv.end - iv.begin) * 4 + 7) & ~7u;  // each 8-byte aligned
+      report[iv.tile].tensors += interval_bytes(iv.end - iv.begin);  // as plan_memory places it
   }
   const uint64_t available = uint64_t(arch::kSramBase) + g.target().sram_bytes - fw.firmware_end;
   std::vector<std::string> errors;

@@ -28,16 +28,20 @@ class Progress {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
+// The error for a graph that does not fit: one line per tile, and the per-tile report.
+[[noreturn]] void does_not_fit(const graph::Graph& g, const std::vector<std::string>& lines,
+                               std::vector<exe::TileMemory> report) {
+  std::string what = "the graph does not fit target '" + std::string(g.target().name) + "':";
+  for (const std::string& line : lines) what += "\n  " + line;
+  throw CompileError(what, std::move(report));
+}
+
 // The passes after validate, on a graph they may add hidden tensors to.
 exe::Executable run(graph::Graph& g, const CompileOptions& o, Progress& progress) {
   if (o.layout.firmware_end <= o.layout.header)
     throw graph::GraphError("compile: firmware layout not set (header and firmware_end from the firmware ELF)");
   std::vector<exe::TileMemory> bound;
-  if (std::vector<std::string> over = check_fit(g, o.layout, bound); !over.empty()) {
-    std::string what = "the graph does not fit target '" + std::string(g.target().name) + "':";
-    for (const std::string& line : over) what += "\n  " + line;
-    throw CompileError(what, std::move(bound));
-  }
+  if (const std::vector<std::string> over = check_fit(g, o.layout, bound); !over.empty()) does_not_fit(g, over, std::move(bound));
   progress.done("check fit");
   const Lowered l = lower_programs(g);
   progress.done("lower programs");
@@ -46,12 +50,11 @@ exe::Executable run(graph::Graph& g, const CompileOptions& o, Progress& progress
   const MemoryPlan m = plan_memory(g, l, x, o.layout);
   progress.done("plan memory");
   if (!m.errors.empty()) {
-    std::string what = "the graph does not fit target '" + std::string(g.target().name) + "':";
-    for (const std::string& line : m.errors) what += "\n  " + line;
-    what += "\n  " + m.peak;
+    std::vector<std::string> lines = m.errors;
+    lines.push_back(m.peak);
     std::vector<exe::TileMemory> report;
     for (const MemoryPlan::Tile& t : m.tiles) report.push_back(t.usage);
-    throw CompileError(what, std::move(report));
+    does_not_fit(g, lines, std::move(report));
   }
   const Resolved r = resolve_addresses(g, l, x, m);
   progress.done("resolve addresses");

@@ -13,6 +13,10 @@
 
 namespace tessera::passes {
 
+// The bytes an interval of `elements` words takes in its block (8-byte aligned); plan_memory
+// places them so, and check_fit counts them so.
+inline uint32_t interval_bytes(uint32_t elements) { return (elements * 4 + 7) & ~7u; }
+
 struct Packing {
   struct Slot {
     uint32_t block = 0, offset = 0;  // the interval's block, and its byte offset there

@@ -372,7 +372,7 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
       if (added) blocks.push_back({v, ivs[i].tile, r.first, r.last, 0, r.persistent});
       Block& b = blocks[it->second];
       pack.slots[v].push_back({it->second, b.bytes});
-      b.bytes += ((ivs[i].end - ivs[i].begin) * kWord + 7) & ~7u;
+      b.bytes += interval_bytes(ivs[i].end - ivs[i].begin);
     }
   }
   fold_sends(x, pack);
@@ -453,20 +453,18 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> placed(tiles);
   for (uint32_t v = 0; v < m.tensors.size(); ++v)
     for (uint32_t i = 0; i < m.tensors[v].size(); ++i) placed[m.tensors[v][i].tile].emplace_back(v, i);
+  uint32_t worst = tiles;  // the fullest tile that does not fit
   for (uint32_t t = 0; t < tiles; ++t) {
     m.tiles[t].usage.landing = peak(landing[t]).bytes;
     m.tiles[t].usage.tensors = peak(user[t]).bytes;
     m.tiles[t].needed = alloc[t].needed();
-    if (m.tiles[t].needed > alloc[t].available())
-      m.errors.push_back("tile " + std::to_string(t) + " needs " + std::to_string(m.tiles[t].needed) +
-                         " bytes above the firmware, " + std::to_string(alloc[t].available()) +
-                         " available; largest tensors there: " + largest_tensors(g, m, placed[t]));
+    if (m.tiles[t].needed <= alloc[t].available()) continue;
+    m.errors.push_back("tile " + std::to_string(t) + " needs " + std::to_string(m.tiles[t].needed) +
+                       " bytes above the firmware, " + std::to_string(alloc[t].available()) +
+                       " available; largest tensors there: " + largest_tensors(g, m, placed[t]));
+    if (worst == tiles || m.tiles[t].needed > m.tiles[worst].needed) worst = t;
   }
-  // The fullest tile that does not fit: what is live at its peak, and when.
-  uint32_t worst = tiles;
-  for (uint32_t t = 0; t < tiles; ++t)
-    if (m.tiles[t].needed > alloc[t].available() && (worst == tiles || m.tiles[t].needed > m.tiles[worst].needed))
-      worst = t;
+  // What is live at the fullest tile's peak, and when.
   if (worst < tiles) m.peak = peak_report(g, live, blocks, worst);
   return m;
 }
