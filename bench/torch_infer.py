@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """bench/torch_infer.py MODEL.onnx ARCH INPUT.npy RUNS THREADS: PyTorch's time for one
 inference of INPUT (a batch) with ARCH's architecture (lenet: examples/lenet's LeNet5;
-resnet18: torchvision's) and MODEL's weights (its initializers by PyTorch's parameter names);
+resnet18, alexnet: torchvision's) and, for lenet, MODEL's weights (its initializers by PyTorch's parameter names; the others
+keep torchvision's initialisation, which does not change the time);
 a warm-up run, then RUNS timed runs; prints "torch: median S s per run (min S), T threads"."""
 import os
 import sys
@@ -18,10 +19,10 @@ def build(arch):
     if arch == "lenet":
         from train_lenet import LeNet5
         return LeNet5()
-    if arch == "resnet18":
+    if arch in ("resnet18", "alexnet"):
         import torchvision
-        return torchvision.models.resnet18()
-    sys.exit("torch_infer.py: unknown architecture %r (lenet, resnet18)" % arch)
+        return getattr(torchvision.models, arch)()
+    sys.exit("torch_infer.py: unknown architecture %r (lenet, resnet18, alexnet)" % arch)
 
 
 def main():

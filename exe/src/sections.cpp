@@ -105,7 +105,7 @@ uint32_t file_checksum(std::span<const uint8_t> buf, const fb::Executable& root)
 
 bool seal(std::span<uint8_t> buf) {
   if (buf.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) return false;
-  flatbuffers::Verifier v(buf.data(), buf.size());
+  flatbuffers::Verifier v = make_verifier(buf);
   if (!fb::VerifyExecutableBuffer(v)) return false;
   fb::Executable* root = fb::GetMutableExecutable(buf.data());
   if (!root->checksums() || !file_checksum_field(*root)) return false;

@@ -208,8 +208,7 @@ const fb::Executable& verify_buffer(std::span<const uint8_t> buf, const std::str
     fail(name, "not a Tessera executable (file identifier '" + id + "', expected '" + fb::ExecutableIdentifier() + "')");
   }
   if (buf.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) fail(name, "too large (" + std::to_string(buf.size()) + " bytes)");
-  // Tables are few (tensors, streams, programs); the limit only bounds the work on bad input.
-  flatbuffers::Verifier v(buf.data(), buf.size(), /*max_depth=*/16, /*max_tables=*/1u << 22);
+  flatbuffers::Verifier v = make_verifier(buf);
   if (!fb::VerifyExecutableBuffer(v))
     fail(name, "corrupt or truncated (" + std::to_string(buf.size()) + " bytes): FlatBuffers verification failed");
   const fb::Executable& r = *fb::GetExecutable(buf.data());

@@ -40,6 +40,7 @@ struct CompileArgs {
   uint32_t batch = 40, batches = 50;  // 2,000 images per run: the MNIST test set
   std::string firmware;          // tessera-firmware.elf (default: the build's)
   std::string output;            // model.tsx
+  double memory_proportion = 0;  // .onnx: opgraph::LowerOptions; 0: 0.5, halved while it does not fit
 };
 
 // `tessera compile mnist-mlp ...`: build, plan and compile a built-in model, print the

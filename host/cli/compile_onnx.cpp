@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include <CLI/CLI.hpp>
@@ -18,6 +19,14 @@
 
 namespace tessera::cli {
 
+namespace {
+std::string proportion(double p) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%g", p);
+  return s;
+}
+}  // namespace
+
 int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   const arch::Target* target = arch::find_target(c.target);
   if (!target) throw std::runtime_error("unknown target '" + c.target + "' (targets: " + arch::target_names() + ")");
@@ -30,6 +39,8 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   if (batches > kMaxTransfersPerRun)
     throw std::runtime_error("--batches " + std::to_string(batches) + ": at most " + std::to_string(kMaxTransfersPerRun) +
                              " host transfers per run");
+  if (cmd.count("--memory-proportion") && !(c.memory_proportion > 0 && c.memory_proportion <= 1))
+    throw std::runtime_error("--memory-proportion " + proportion(c.memory_proportion) + ": must be in (0, 1]");
   check_input_file(c.model, "model");
   check_output_file(c.output, "-o");
   const auto start = std::chrono::steady_clock::now();
@@ -57,19 +68,32 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   check_fits({c.model, weights + inputs,
               std::to_string(weights) + " bytes of weights, " + std::to_string(inputs) + " of one transfer of the inputs"},
              c.target, target->tiles, target->sram_bytes, o.layout.firmware_end - arch::kSramBase);
-  graph::Graph g(*target);
-  opgraph::LowerOptions lo;
-  lo.batches = batches;
-  lo.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
-  const auto lower_start = std::chrono::steady_clock::now();
-  try {
-    opgraph::lower(m.graph, g, lo);
-  } catch (const opgraph::OpGraphError& e) {
-    throw std::runtime_error(c.model + ": cannot be lowered onto the tiles yet: " + e.what());
+  // Lowered with the given memory proportion, or 0.5 and, while the model does not fit,
+  // again with half of it (finer splits), down to 1/16.
+  const bool fixed = cmd.count("--memory-proportion") > 0;
+  for (double p = fixed ? c.memory_proportion : 0.5;; p /= 2) {
+    graph::Graph g(*target);
+    opgraph::LowerOptions lo;
+    lo.batches = batches;
+    lo.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
+    lo.memory_proportion = p;
+    const auto lower_start = std::chrono::steady_clock::now();
+    try {
+      opgraph::lower(m.graph, g, lo);
+    } catch (const opgraph::OpGraphError& e) {
+      throw std::runtime_error(c.model + ": cannot be lowered onto the tiles yet: " + e.what());
+    }
+    note("lowered in " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - lower_start).count()) +
+         " s with memory proportion " + proportion(p) + "; program \"infer\" x " + std::to_string(batches));
+    try {
+      compile_and_write(std::move(g), o, c.output);
+      break;
+    } catch (const passes::CompileError& e) {
+      if (fixed || p <= 1.0 / 16) throw;
+      note("does not fit with memory proportion " + proportion(p) + ": lowering again with " + proportion(p / 2) +
+           " (smaller shares per op)");
+    }
   }
-  note("lowered in " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - lower_start).count()) +
-       " s; program \"infer\" x " + std::to_string(batches));
-  const exe::Executable e = compile_and_write(std::move(g), o, c.output);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("wrote %s, compiled in %.2f s\n", c.output.c_str(), s);
   return 0;

@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--target", c.target, "chip configuration (arch/targets; default small, mnist-train medium)");
   compile_cmd->add_option("--batch", c.batch, "images per host transfer (default 40; mnist-train: per SGD step, 32; .onnx: the size of a dynamic batch dimension)");
   compile_cmd->add_option("--batches", c.batches, "host transfers per run (.onnx: default 1)");
+  compile_cmd->add_option("--memory-proportion", c.memory_proportion,
+                          ".onnx: the share of a tile's SRAM one op's temporaries may use, in (0, 1] (default 0.5, "
+                          "halved down to 1/16 while the model does not fit)");
   compile_cmd->add_option("--firmware", c.firmware, "tessera-firmware.elf (default: the build's)");
   compile_cmd->add_option("-o,--output", c.output, "the executable to write (.tsx)")->required();
   CompileTrainArgs ct;

@@ -92,6 +92,14 @@ def main():
         if p.returncode == 0 or part not in p.stderr:
             print(f"a wrong .npy input: expected an error with '{part}', got status {p.returncode}: {p.stderr}")
             bad += 1
+    # A memory proportion outside (0, 1] is refused, naming the option.
+    model = os.path.join(a.models, "mlp_opset13.onnx")
+    for value in ("0", "1.5", "-0.25"):
+        p = subprocess.run([a.tessera, "compile", model, "--target", a.target, "--memory-proportion", value, "-o",
+                            os.path.join(a.work, "refused.tsx")], capture_output=True, text=True)
+        if p.returncode == 0 or "--memory-proportion" not in p.stderr or "must be in (0, 1]" not in p.stderr:
+            print(f"--memory-proportion {value}: expected an error naming it, got status {p.returncode}: {p.stderr}")
+            bad += 1
     print(f"{n} models compiled and run on {a.target}: {bad} failures")
     if skipped:
         print(f"{len(skipped)} not lowered yet: {' '.join(skipped)}")

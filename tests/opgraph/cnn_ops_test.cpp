@@ -253,8 +253,13 @@ TEST_F(CnnOps, LoweredOnTheEmulatorMatchesTorch) {
 
 // Window ops under forced plans: channel blocks and row blocks (partial rows: one vertex per
 // channel, input windows with their halo copied per channel).
+// Every forced split of the window planner, input channel splits (pk, the last field)
+// included, against torch's outputs; convs with their weights baked and spread
+// (spread_conv_weights).
 TEST_F(CnnOps, ForcedSplitsMatchTorch) {
-  const std::vector<ops::WindowPlan> plans = {{1, 1, 3, 0, 0}, {2, 2, 2, 0, 0}, {1, 3, 4, 0, 0}};
+  const std::vector<ops::WindowPlan> plans = {{1, 1, 3, 0, 0, 1}, {2, 2, 2, 0, 0, 1}, {1, 3, 4, 0, 0, 1},
+                                              {1, 1, 1, 0, 0, 2}, {2, 2, 1, 0, 0, 3}, {1, 2, 2, 0, 0, 4}};
+  uint32_t input_splits = 0;
   for (const Case& c : cases_) {
     if (c.op != "conv2d" && c.op != "max_pool2d" && c.op != "avg_pool2d") continue;  // forward window ops
     OpGraph og;
@@ -262,42 +267,54 @@ TEST_F(CnnOps, ForcedSplitsMatchTorch) {
     const opgraph::Op& op = og.ops()[og.ops().size() - 2];
     ASSERT_TRUE(op.kind == opgraph::OpKind::kConv2d || op.kind == opgraph::OpKind::kMaxPool2d ||
                 op.kind == opgraph::OpKind::kAvgPool2d);
-    for (const ops::WindowPlan& p : plans) {
-      const passes::CompileOptions co = options();
-      graph::Graph g(*arch::find_target("small"));
-      const std::vector<uint32_t> xs = c.dims("x"), ys = c.dims("y");
-      graph::Tensor x = g.add_variable(DType::kF32, xs, "x");
-      g.map_linearly(x, xs.back());
-      graph::Program body = graph::Sequence();
-      body.add(graph::HostWrite(g.add_stream("x", DType::kF32, xs), x));
-      ops::WindowGeometry geo;
-      geo.c_in = xs[1], geo.h = xs[2], geo.w = xs[3], geo.c_out = ys[1], geo.oh = ys[2], geo.ow = ys[3];
-      const std::vector<uint32_t> pads = c.dims("pads");
-      geo.pt = pads[0], geo.pl = pads[1], geo.pb = pads[2], geo.pr = pads[3];
-      const std::vector<uint32_t> s = c.dims("stride");
-      geo.sh = s[0], geo.sw = s[1];
-      graph::Tensor y;
-      if (c.op == "conv2d") {
-        const std::vector<uint32_t> w = c.dims("w"), d = c.dims("dil");
-        geo.kh = w[2], geo.kw = w[3], geo.dh = d[0], geo.dw = d[1], geo.groups = c.dims("groups")[0];
-        ops::ConvWeights wts;
-        wts.w_values = data(c, "w");
-        if (c.has("b")) wts.b_values = data(c, "b");
-        y = ops::conv2d(g, body, x, wts, geo, p, "conv");
-      } else {
-        const std::vector<uint32_t> k = c.dims("kernel");
-        geo.kh = k[0], geo.kw = k[1], geo.groups = geo.c_in;
-        y = c.op == "max_pool2d" ? ops::max_pool2d(g, body, x, geo, p, "pool")
-                                 : ops::avg_pool2d(g, body, x, geo, c.dims("include_pad")[0] != 0, p, "pool");
+    const bool conv = c.op == "conv2d";
+    for (const ops::WindowPlan& p : plans)
+      for (const bool spread : {false, true}) {
+        const std::vector<uint32_t> xs = c.dims("x"), ys = c.dims("y");
+        if (spread && !conv) continue;
+        if (p.pk > 1 && (!conv || c.dims("groups")[0] != 1 || xs[1] < p.pk)) continue;
+        // A partial block, its gather and its part of y on a tile of `small`'s 128 KiB.
+        auto part = [](uint32_t n, uint32_t parts) { return uint64_t(n + parts - 1) / parts; };
+        const uint64_t y_per_tile = part(ys[0], p.pn) * part(ys[1], p.pc) * part(ys[2], p.ps) * ys[3];
+        if (p.pk > 1 && y_per_tile > 8192) continue;
+        input_splits += p.pk > 1;
+        const passes::CompileOptions co = options();
+        graph::Graph g(*arch::find_target("small"));
+        graph::Tensor x = g.add_variable(DType::kF32, xs, "x");
+        g.map_linearly(x, xs.back());
+        graph::Program body = graph::Sequence();
+        body.add(graph::HostWrite(g.add_stream("x", DType::kF32, xs), x));
+        ops::WindowGeometry geo;
+        geo.c_in = xs[1], geo.h = xs[2], geo.w = xs[3], geo.c_out = ys[1], geo.oh = ys[2], geo.ow = ys[3];
+        const std::vector<uint32_t> pads = c.dims("pads");
+        geo.pt = pads[0], geo.pl = pads[1], geo.pb = pads[2], geo.pr = pads[3];
+        const std::vector<uint32_t> s = c.dims("stride");
+        geo.sh = s[0], geo.sw = s[1];
+        graph::Tensor y;
+        if (conv) {
+          const std::vector<uint32_t> w = c.dims("w"), d = c.dims("dil");
+          geo.kh = w[2], geo.kw = w[3], geo.dh = d[0], geo.dw = d[1], geo.groups = c.dims("groups")[0];
+          ops::ConvWeights wts;
+          if (spread) wts.w = ops::spread_conv_weights(g, data(c, "w"), geo, xs[0], p, "conv"), wts.w_blocked = true;
+          else wts.w_values = data(c, "w");
+          if (c.has("b")) wts.b_values = data(c, "b");
+          y = ops::conv2d(g, body, x, wts, geo, p, "conv");
+        } else {
+          const std::vector<uint32_t> k = c.dims("kernel");
+          geo.kh = k[0], geo.kw = k[1], geo.groups = geo.c_in;
+          y = c.op == "max_pool2d" ? ops::max_pool2d(g, body, x, geo, p, "pool")
+                                   : ops::avg_pool2d(g, body, x, geo, c.dims("include_pad")[0] != 0, p, "pool");
+        }
+        body.add(graph::HostRead(g.add_stream("y", DType::kF32, ys), y));
+        g.add_program("infer", body);
+        const exe::Executable e = passes::compile(g, co);
+        const std::vector<float> want = data(c, "y");
+        expect_close(run(e, c, emu::Mode::kNative).at("y"), want,
+                     c.name + " plan " + std::to_string(p.pn) + "x" + std::to_string(p.pc) + "x" + std::to_string(p.ps) +
+                         "x" + std::to_string(p.pk) + (spread ? " spread" : ""));
       }
-      body.add(graph::HostRead(g.add_stream("y", DType::kF32, ys), y));
-      g.add_program("infer", body);
-      const exe::Executable e = passes::compile(g, co);
-      const std::vector<float> want = data(c, "y");
-      expect_close(run(e, c, emu::Mode::kNative).at("y"), want,
-                   c.name + " plan " + std::to_string(p.pn) + "x" + std::to_string(p.pc) + "x" + std::to_string(p.ps));
-    }
   }
+  EXPECT_GT(input_splits, 0u) << "no case tried an input channel split";
 }
 
 TEST(CnnOpErrors, NameTheOpAndTheShapes) {

@@ -18,13 +18,17 @@ class Lowering : public detail::LowerContext {
  public:
   Lowering(const OpGraph& og, graph::Graph& g, const LowerOptions& o)
       : og_(og), g_(g), cost_(ops::CostModel::for_target(g.target())),
-        // A matmul may use half of what the firmware leaves; inputs, weights and the other
-        // layers need the rest.
-        budget_(0.5 * (double(g.target().sram_bytes) - o.firmware_bytes)),
+        // An op may use memory_proportion (half by default) of what the firmware leaves;
+        // inputs, weights and the other layers need the rest.
+        budget_(o.memory_proportion * (double(g.target().sram_bytes) - o.firmware_bytes)),
         train_(o.train), tensors_(og.values().size()), uses_(og.values().size(), 0),
         whole_rows_(og.values().size(), false) {
-    for (const Op& op : og.ops())
+    if (!(o.memory_proportion > 0 && o.memory_proportion <= 1))
+      throw OpGraphError("the memory proportion " + std::to_string(o.memory_proportion) + " is not in (0, 1]");
+    for (const Op& op : og.ops()) {
       for (const Value& v : op.operands) ++uses_[v.id];
+      convs_ += op.kind == OpKind::kConv2d;
+    }
     // Ops sharing a layer name (an importer's several ops for one node): the second and
     // later get "#k" after it, so that their tensors' names stay distinct.
     std::map<std::string, uint32_t> seen;
@@ -225,6 +229,9 @@ class Lowering : public detail::LowerContext {
     replicated_bytes_ += bytes;
     return true;
   }
+  // The convs' input windows' send lists may take a quarter of what the firmware leaves,
+  // shared equally.
+  double send_budget() override { return 0.5 * budget_ / std::max<uint32_t>(1, convs_); }
   void set_result(const Op& op, const graph::Tensor& t) override { tensors_[op.result.id] = t; }
 
   void lower_op(const Op& op, graph::Program& body) {
@@ -357,6 +364,7 @@ class Lowering : public detail::LowerContext {
   graph::Graph& g_;
   const ops::CostModel cost_;
   const double budget_;
+  uint32_t convs_ = 0;
   const bool train_;
   uint32_t next_vector_tile_ = 0;
   double replicated_bytes_ = 0;  // constants baked on every tile that reads them, so far

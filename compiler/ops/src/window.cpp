@@ -14,10 +14,10 @@ namespace {
 uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 uint32_t as_word(int64_t v) { return static_cast<uint32_t>(static_cast<int32_t>(v)); }
 
-// One vertex's job: image n, output channels [m0, m1), input channels [c0, c1), output rows
-// [oy0, oy1) reading input rows [r0, r1).
+// One vertex's job: image n, output channels [m0, m1), input channels [c0, c1) (input
+// channel block k of the plan's pk), output rows [oy0, oy1) reading input rows [r0, r1).
 struct Job {
-  uint32_t tile, n, m0, m1, c0, c1, oy0, oy1, r0, r1;
+  uint32_t tile, n, m0, m1, c0, c1, oy0, oy1, r0, r1, k;
 };
 
 // The input rows output rows [oy0, oy1) read, clipped to the image (at least one row).
@@ -31,37 +31,44 @@ std::pair<uint32_t, uint32_t> input_rows(const WindowGeometry& geo, uint32_t oy0
 }
 
 // Every job of the plan. Conv: per image and group within the tile's channel block (per
-// output channel too when the rows are partial, so that each output block is contiguous);
-// pools and LRN: per image and channel block (per channel when the rows are partial).
+// output channel too when the rows are partial, so that each output block is contiguous),
+// for each input channel block; pools and LRN: per image and channel block (per channel
+// when the rows are partial). The tiles of one output block's pk input blocks are
+// consecutive, k = 0 first.
 std::vector<Job> jobs(WindowKind kind, const WindowGeometry& geo, uint32_t batch, const WindowPlan& p) {
   const uint32_t in = ceil_div(batch, p.pn), ic = ceil_div(geo.c_out, p.pc), is = ceil_div(geo.oh, p.ps);
   const bool conv = kind == WindowKind::kConv2d;
+  if (p.pk > 1 && (!conv || geo.groups != 1))
+    throw graph::GraphError("an input channel split (pk " + std::to_string(p.pk) + ") needs a conv2d with one group");
+  const uint32_t ik = ceil_div(geo.c_in, p.pk);
   const uint32_t mg = conv ? geo.c_out / geo.groups : geo.c_out, cg = conv ? geo.c_in / geo.groups : 0;
   std::vector<Job> out;
   for (uint32_t a = 0; a < p.pn; ++a)
     for (uint32_t b = 0; b < p.pc; ++b)
-      for (uint32_t s = 0; s < p.ps; ++s) {
-        const uint32_t tile = (a * p.pc + b) * p.ps + s;
-        const uint32_t n0 = a * in, m0 = b * ic, oy0 = s * is;
-        if (n0 >= batch || m0 >= geo.c_out || oy0 >= geo.oh) continue;
-        const uint32_t n1 = std::min(batch, n0 + in), m1 = std::min(geo.c_out, m0 + ic), oy1 = std::min(geo.oh, oy0 + is);
-        const bool whole_rows = oy0 == 0 && oy1 == geo.oh;
-        // Whole output rows read the whole image (rows no window touches included), so
-        // that the window is the image's contiguous block.
-        const auto [r0, r1] = whole_rows ? std::pair<uint32_t, uint32_t>{0, geo.h} : input_rows(geo, oy0, oy1);
-        for (uint32_t n = n0; n < n1; ++n)
-          for (uint32_t ga = m0; ga < m1;) {
-            const uint32_t gb = std::min(m1, (ga / mg + 1) * mg);  // the end of this group's part
-            const uint32_t c0 = conv ? ga / mg * cg : 0, c1 = conv ? c0 + cg : 0;
-            if (whole_rows || kind == WindowKind::kLrn) {
-              out.push_back({tile, n, ga, gb, conv ? c0 : ga, conv ? c1 : gb, oy0, oy1, r0, r1});
-            } else {
-              for (uint32_t m = ga; m < gb; ++m)
-                out.push_back({tile, n, m, m + 1, conv ? c0 : m, conv ? c1 : m + 1, oy0, oy1, r0, r1});
+      for (uint32_t s = 0; s < p.ps; ++s)
+        for (uint32_t k = 0; k < p.pk; ++k) {
+          const uint32_t tile = ((a * p.pc + b) * p.ps + s) * p.pk + k;
+          const uint32_t n0 = a * in, m0 = b * ic, oy0 = s * is;
+          if (n0 >= batch || m0 >= geo.c_out || oy0 >= geo.oh || k * ik >= geo.c_in) continue;
+          const uint32_t n1 = std::min(batch, n0 + in), m1 = std::min(geo.c_out, m0 + ic), oy1 = std::min(geo.oh, oy0 + is);
+          const bool whole_rows = oy0 == 0 && oy1 == geo.oh;
+          // Whole output rows read the whole image (rows no window touches included), so
+          // that the window is the image's contiguous block.
+          const auto [r0, r1] = whole_rows ? std::pair<uint32_t, uint32_t>{0, geo.h} : input_rows(geo, oy0, oy1);
+          for (uint32_t n = n0; n < n1; ++n)
+            for (uint32_t ga = m0; ga < m1;) {
+              const uint32_t gb = std::min(m1, (ga / mg + 1) * mg);  // the end of this group's part
+              uint32_t c0 = conv ? ga / mg * cg : ga, c1 = conv ? c0 + cg : gb;
+              if (p.pk > 1) c0 = k * ik, c1 = std::min(geo.c_in, c0 + ik);
+              if (whole_rows || kind == WindowKind::kLrn) {
+                out.push_back({tile, n, ga, gb, c0, c1, oy0, oy1, r0, r1, k});
+              } else {
+                for (uint32_t m = ga; m < gb; ++m)
+                  out.push_back({tile, n, m, m + 1, conv ? c0 : m, conv ? c1 : m + 1, oy0, oy1, r0, r1, k});
+              }
+              ga = gb;
             }
-            ga = gb;
-          }
-      }
+        }
   return out;
 }
 
@@ -209,8 +216,128 @@ Tensor pool(graph::Graph& g, graph::Program& prog, const Tensor& x, const Window
 }  // namespace
 
 uint64_t conv_weight_bytes_per_tile(const WindowGeometry& geo, const WindowPlan& plan) {
-  return uint64_t(4) * ceil_div(geo.c_out, plan.pc) * (geo.c_in / geo.groups) * geo.kh * geo.kw;
+  const uint32_t cin = plan.pk > 1 ? ceil_div(geo.c_in, plan.pk) : geo.c_in / geo.groups;
+  return uint64_t(4) * ceil_div(geo.c_out, plan.pc) * cin * geo.kh * geo.kw;
 }
+
+namespace {
+
+// The weights' layout by the plan's blocks (ConvWeights::w_blocked): block (output channel
+// block b, input channel block k) is [its channels, its input channels, kh, kw], the blocks
+// in (b, k) order. With pk = 1 it is [M, C/g, kh, kw].
+struct BlockedLayout {
+  uint32_t ic, ik, cg, taps;
+  BlockedLayout(const WindowGeometry& geo, const WindowPlan& plan)
+      : ic(ceil_div(geo.c_out, plan.pc)), ik(ceil_div(geo.c_in, plan.pk)), cg(geo.c_in / geo.groups),
+        taps(geo.kh * geo.kw), c_out_(geo.c_out), c_in_(geo.c_in), pk_(plan.pk) {}
+  // Where output channel m's weights for input block k begin, and how many there are.
+  uint64_t offset(uint32_t m, uint32_t k) const {
+    if (pk_ == 1) return uint64_t(m) * cg * taps;
+    const uint32_t mb0 = m / ic * ic, ch = std::min(c_out_, mb0 + ic) - mb0, c0 = k * ik;
+    return (uint64_t(mb0) * cg + uint64_t(ch) * c0 + uint64_t(m - mb0) * inputs(k)) * taps;
+  }
+  uint32_t inputs(uint32_t k) const { return pk_ == 1 ? cg : std::min(c_in_, (k + 1) * ik) - k * ik; }
+  // [M, C/g, kh, kw] values in this layout.
+  std::vector<float> arrange(const std::vector<float>& values) const {
+    if (pk_ == 1) return values;
+    std::vector<float> r(values.size());
+    for (uint32_t m = 0; m < c_out_; ++m)
+      for (uint32_t k = 0; k < pk_; ++k) {
+        const uint64_t from = (uint64_t(m) * cg + k * ik) * taps, n = uint64_t(inputs(k)) * taps;
+        std::copy(values.begin() + from, values.begin() + from + n, r.begin() + offset(m, k));
+      }
+    return r;
+  }
+
+ private:
+  uint32_t c_out_, c_in_, pk_;
+};
+
+// Tensors of the given lengths on the given tiles, carved from one variable per tile: a
+// graph's variables become tables of the executable, and a big conv has a partial per job.
+std::vector<Tensor> carve(graph::Graph& g, const std::vector<std::pair<uint32_t, uint32_t>>& tile_len,
+                          const std::string& name) {
+  std::map<uint32_t, uint32_t> used;
+  for (const auto& [tile, len] : tile_len) used[tile] += len;
+  std::map<uint32_t, Tensor> var;
+  for (auto& [tile, total] : used) {
+    var[tile] = g.add_variable(exe::DType::kF32, {total}, name + "@" + std::to_string(tile));
+    g.set_tile_mapping(var[tile], tile);
+    total = 0;
+  }
+  std::vector<Tensor> r;
+  r.reserve(tile_len.size());
+  for (const auto& [tile, len] : tile_len) {
+    r.push_back(var[tile].slice(used[tile], used[tile] + len));
+    used[tile] += len;
+  }
+  return r;
+}
+
+// conv2d's partial sums (pk > 1) added: each output block's elements (its jobs' outputs in
+// job order) shared out evenly among the block's pk tiles, each gathering the pk partials
+// of its part (one Copy per partial and job) and adding them with reduce_sum into y.
+void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, const WindowGeometry& geo,
+                     const std::vector<Job>& js, const std::vector<Tensor>& partial, uint32_t pk,
+                     const std::string& name) {
+  // A piece: elements [q0, q1) of job i's output, reduced on `tile` from `parts` partials
+  // (job i + r * per for r < parts) into y from element `at`.
+  struct Piece {
+    size_t i, per;
+    uint32_t q0, q1, tile, parts;
+    uint64_t at;
+  };
+  std::vector<Piece> pieces;
+  const uint32_t plane = geo.oh * geo.ow;
+  // The jobs of one output block: pk runs of the same outputs, k = 0 first (jobs()).
+  for (size_t first = 0; first < js.size();) {
+    size_t end = first;
+    while (end < js.size() && js[end].tile / pk == js[first].tile / pk && js[end].k == 0) ++end;
+    const size_t per = end - first;  // jobs of k = 0; each k has as many, in the same order
+    uint64_t total = 0;
+    for (size_t i = first; i < end; ++i) total += uint64_t(js[i].m1 - js[i].m0) * (js[i].oy1 - js[i].oy0) * geo.ow;
+    // Part q of the block's elements goes to the tile of input block q.
+    std::vector<uint32_t> tiles;
+    for (size_t i = first; i < js.size() && js[i].tile / pk == js[first].tile / pk; i += per) tiles.push_back(js[i].tile);
+    const uint32_t parts = static_cast<uint32_t>(tiles.size());
+    uint64_t pos = 0;  // the job's first element in the block
+    for (size_t i = first; i < end; ++i) {
+      const Job& j = js[i];
+      const uint64_t len = uint64_t(j.m1 - j.m0) * (j.oy1 - j.oy0) * geo.ow;
+      const uint64_t at = (uint64_t(j.n) * geo.c_out + j.m0) * plane + uint64_t(j.oy0) * geo.ow;
+      for (uint32_t q = 0; q < parts; ++q) {
+        const uint64_t q0 = std::max(pos, total * q / parts), q1 = std::min(pos + len, total * (q + 1) / parts);
+        if (q0 < q1)
+          pieces.push_back({i, per, static_cast<uint32_t>(q0 - pos), static_cast<uint32_t>(q1 - pos), tiles[q], parts, at});
+      }
+      pos += len;
+    }
+    first += per * parts;
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> sizes;
+  for (const Piece& p : pieces) sizes.push_back({p.tile, p.parts * (p.q1 - p.q0)});
+  const std::vector<Tensor> gathers = carve(g, sizes, name + ".gather");
+  const graph::ComputeSet cs = g.add_compute_set(name + ".reduce");
+  graph::Program copies = graph::Sequence();
+  const Tensor flat = y.flatten();
+  for (size_t k = 0; k < pieces.size(); ++k) {
+    const Piece& p = pieces[k];
+    const uint32_t n = p.q1 - p.q0;
+    const Tensor out = flat.slice(static_cast<uint32_t>(p.at + p.q0), static_cast<uint32_t>(p.at + p.q1));
+    g.set_tile_mapping(out, p.tile);
+    for (uint32_t r = 0; r < p.parts; ++r)
+      copies.add(graph::Copy(partial[p.i + r * p.per].slice(p.q0, p.q1), gathers[k].slice(r * n, (r + 1) * n)));
+    const graph::Vertex v = g.add_vertex(cs, "reduce_sum", p.tile);
+    g.connect(v, "out", out);
+    g.connect(v, "in", gathers[k]);
+    g.set_field(v, "n", n);
+    g.set_field(v, "k", p.parts);
+  }
+  prog.add(std::move(copies));
+  prog.add(graph::Execute(cs));
+}
+
+}  // namespace
 
 Tensor spread_conv_weights(graph::Graph& g, const std::vector<float>& values, const WindowGeometry& geo,
                            uint32_t batch, const WindowPlan& plan, const std::string& name) {
@@ -220,47 +347,67 @@ Tensor spread_conv_weights(graph::Graph& g, const std::vector<float>& values, co
                             std::to_string(uint64_t(geo.c_out) * per));
   const Tensor w = g.add_variable(exe::DType::kF32, {geo.c_out, per}, name + ".w");
   const Tensor flat = w.flatten();
-  // The tiles of each of the plan's output channel blocks, in order, from its jobs. Keyed by
-  // the block, not by a job's channels: with partial rows a job has one channel, and a
-  // channel's weights spread over all the block's tiles would reach each of them from all
-  // of them (a send-list entry per channel, source and destination).
-  const uint32_t ic = ceil_div(geo.c_out, plan.pc);
-  std::map<uint32_t, std::vector<uint32_t>> users;
+  const BlockedLayout layout(geo, plan);
+  // The tiles of each of the plan's blocks (output channel block x input channel block), in
+  // order, from its jobs. Keyed by the block, not by a job's channels: with partial rows a
+  // job has one channel, and a channel's weights spread over all the block's tiles would
+  // reach each of them from all of them (a send-list entry per channel, source and
+  // destination).
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> users;
   for (const Job& j : jobs(WindowKind::kConv2d, geo, batch, plan)) {
-    std::vector<uint32_t>& u = users[j.m0 / ic];
+    std::vector<uint32_t>& u = users[{j.m0 / layout.ic, j.k}];
     if (u.empty() || u.back() != j.tile) u.push_back(j.tile);
   }
   for (const auto& [block, tiles] : users) {
-    const uint32_t b = block * ic * per, e = std::min(geo.c_out, (block + 1) * ic) * per;
+    const uint32_t m0 = block.first * layout.ic, m1 = std::min(geo.c_out, m0 + layout.ic);
+    const uint64_t b = layout.offset(m0, block.second);
+    const uint64_t e = b + uint64_t(m1 - m0) * layout.inputs(block.second) * layout.taps;
     const uint32_t parts = static_cast<uint32_t>(tiles.size());
     for (uint32_t i = 0; i < parts; ++i) {
-      const uint32_t pb = b + static_cast<uint32_t>(uint64_t(e - b) * i / parts);
-      const uint32_t pe = b + static_cast<uint32_t>(uint64_t(e - b) * (i + 1) / parts);
-      if (pb < pe) g.set_tile_mapping(flat.slice(pb, pe), tiles[i]);
+      const uint64_t pb = b + (e - b) * i / parts, pe = b + (e - b) * (i + 1) / parts;
+      if (pb < pe) g.set_tile_mapping(flat.slice(static_cast<uint32_t>(pb), static_cast<uint32_t>(pe)), tiles[i]);
     }
   }
-  g.set_initial_value(w, values);
+  g.set_initial_value(w, layout.arrange(values));
   return w;
 }
 
 Tensor conv2d(graph::Graph& g, graph::Program& prog, const Tensor& x, const ConvWeights& wts,
               const WindowGeometry& geo, const WindowPlan& plan, const std::string& name) {
   const uint32_t batch = batch_of(x, geo, name);
-  const uint32_t cg = geo.c_in / geo.groups, per = cg * geo.kh * geo.kw;
+  if (plan.pk > 1 && wts.w.valid() && !wts.w_blocked)
+    throw graph::GraphError("conv2d '" + name + "': an input channel split needs constant or spread weights");
+  const BlockedLayout layout(geo, plan);
+  std::vector<float> arranged;
+  if (plan.pk > 1 && !wts.w.valid()) arranged = layout.arrange(wts.w_values);
+  const std::vector<float>& w_values = plan.pk > 1 ? arranged : wts.w_values;
   const Tensor y = output(g, geo, batch, name);
   Windows win(g, x, geo, name);
   const graph::ComputeSet cs = g.add_compute_set(name);
-  for (const Job& j : jobs(WindowKind::kConv2d, geo, batch, plan)) {
+  const std::vector<Job> js = jobs(WindowKind::kConv2d, geo, batch, plan);
+  std::vector<Tensor> partial;  // pk > 1: each job's partial sum
+  if (plan.pk > 1) {
+    std::vector<std::pair<uint32_t, uint32_t>> sizes;
+    for (const Job& j : js) sizes.push_back({j.tile, (j.m1 - j.m0) * (j.oy1 - j.oy0) * geo.ow});
+    partial = carve(g, sizes, name + ".partial");
+  }
+  for (size_t i = 0; i < js.size(); ++i) {
+    const Job& j = js[i];
+    const uint32_t cin = j.c1 - j.c0;
     const graph::Vertex v = g.add_vertex(cs, "conv2d", j.tile);
-    g.connect(v, "y", output_block(g, y, geo, j));
+    g.connect(v, "y", plan.pk == 1 ? output_block(g, y, geo, j) : partial[i]);
     g.connect(v, "x", win.input(j));
-    g.connect(v, "w", win.block(wts.w, wts.w_values, j.m0 * per, j.m1 * per, j.tile, "w"));
-    g.connect(v, "b", win.block(wts.b, wts.b_values, j.m0, j.m1, j.tile, "b"));
-    g.set_field(v, "cin", cg);
+    const uint64_t w0 = layout.offset(j.m0, j.k), w1 = w0 + uint64_t(j.m1 - j.m0) * cin * layout.taps;
+    g.connect(v, "w", win.block(wts.w, w_values, static_cast<uint32_t>(w0), static_cast<uint32_t>(w1), j.tile, "w"));
+    // The bias goes into input block 0's partial only.
+    g.connect(v, "b", j.k == 0 ? win.block(wts.b, wts.b_values, j.m0, j.m1, j.tile, "b")
+                               : win.block(Tensor(), {}, j.m0, j.m1, j.tile, "b0"));
+    g.set_field(v, "cin", cin);
     g.set_field(v, "cout", j.m1 - j.m0);
     set_window_fields(g, v, geo, j, Fields::kConv);
   }
   win.finish(prog, cs);
+  if (plan.pk > 1) reduce_partials(g, prog, y, geo, js, partial, plan.pk, name);
   return y;
 }
 

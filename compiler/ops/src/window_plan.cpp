@@ -1,6 +1,8 @@
 // The window ops' planner (window.h): images x channel blocks x row blocks over the tiles.
+#include <algorithm>
 #include <limits>
 
+#include "tessera/arch/control.h"
 #include "tessera/ops/window.h"
 
 namespace tessera::ops {
@@ -12,16 +14,21 @@ uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 struct Share {
   uint64_t bytes = 0;
   double cycles = 0;
+  double send_bytes = 0;  // the send-list entries it adds to a tile, estimated
 };
 
+constexpr double kSendEntryBytes = sizeof(arch::SendEntry);
+
 // The busiest tile's share of a plan: bytes it holds and cycles it spends.
-Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, const CostModel& cost, uint32_t pn,
-               uint32_t pc, uint32_t ps) {
+Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles, const CostModel& cost,
+               uint32_t pn, uint32_t pc, uint32_t ps, uint32_t pk) {
   const uint32_t imgs = ceil_div(batch, pn), ch = ceil_div(geo.c_out, pc), rows = ceil_div(geo.oh, ps);
   const bool conv = kind == WindowKind::kConv2d;
-  const uint32_t cg = conv ? geo.c_in / geo.groups : 1, mg = conv ? geo.c_out / geo.groups : 1;
+  // Input channels per vertex: a group's, or an input channel block's (one group only).
+  const uint32_t cg = conv ? (pk > 1 ? ceil_div(geo.c_in, pk) : geo.c_in / geo.groups) : 1;
+  const uint32_t mg = conv ? geo.c_out / geo.groups : 1;
   // Input channels a block of `ch` output channels reads (a block may straddle groups).
-  const uint64_t cin = conv ? (geo.groups == 1 ? geo.c_in : std::min<uint64_t>(geo.c_in, (ceil_div(ch, mg) + 1) * uint64_t(cg)))
+  const uint64_t cin = conv ? (geo.groups == 1 ? cg : std::min<uint64_t>(geo.c_in, (ceil_div(ch, mg) + 1) * uint64_t(cg)))
                             : ch;
   const bool whole = rows == geo.oh;  // whole output rows read the whole image
   const uint64_t win =
@@ -55,15 +62,31 @@ Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, const
       break;
   }
   s.cycles = double(vertices) * per_vertex + cost.exchange(double(x_words)) + cost.superstep;
+  // The window's copies: one per source tile's run it spans (the input spread evenly over
+  // the tiles: on average length / run + 1 of them), for each channel when the rows are
+  // partial. Every tile receives about as many as it sends, so this is also what it sends.
+  const double per_source = std::max(1.0, double(batch) * geo.c_in * geo.h * geo.w / tiles);
+  const double spans = double(whole ? cin * win * geo.w : win * geo.w) / per_source + 1;
+  s.send_bytes = kSendEntryBytes * imgs * (whole ? spans : cin * spans);
+  if (pk > 1) {
+    // The partial block stays; the tile gathers the pk partials of its 1/pk of the block
+    // (y_words in all) and sums them into its part of the output.
+    s.bytes += 4 * (y_words + ceil_div(static_cast<uint32_t>(y_words), pk));
+    s.cycles += cost.exchange(double(y_words)) + cost.reduce_sum(double(y_words)) + cost.superstep;
+    s.send_bytes += kSendEntryBytes * (pk + double(vertices));  // its partial, to pk tiles by job
+  }
   return s;
 }
 
 }  // namespace
 
 WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles,
-                       const CostModel& cost, double budget, const std::string& name) {
-  WindowPlan best;
-  best.cycles = std::numeric_limits<double>::infinity();
+                       const CostModel& cost, double budget, const std::string& name, bool split_inputs,
+                       double send_budget) {
+  const bool by_inputs = split_inputs && kind == WindowKind::kConv2d && geo.groups == 1;
+  // The fastest plan within the send-list budget, else the fastest.
+  WindowPlan best, fastest;
+  best.cycles = fastest.cycles = std::numeric_limits<double>::infinity();
   uint64_t smallest = std::numeric_limits<uint64_t>::max();
   const bool whole_images = kind == WindowKind::kLrn;
   for (uint32_t pn = 1; pn <= std::min(batch, tiles); ++pn) {
@@ -72,13 +95,20 @@ WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batc
       if (pc > 1 && ceil_div(geo.c_out, pc) == ceil_div(geo.c_out, pc - 1)) continue;
       for (uint32_t ps = 1; ps <= (whole_images ? 1 : std::min(geo.oh, tiles / (pn * pc))); ++ps) {
         if (ps > 1 && ceil_div(geo.oh, ps) == ceil_div(geo.oh, ps - 1)) continue;
-        const Share s = share_of(kind, geo, batch, cost, pn, pc, ps);
-        smallest = std::min(smallest, s.bytes);
-        if (double(s.bytes) > budget) continue;
-        if (s.cycles < best.cycles) best = {pn, pc, ps, s.cycles, s.bytes};
+        const uint32_t max_pk = by_inputs ? std::min(geo.c_in, tiles / (pn * pc * ps)) : 1;
+        for (uint32_t pk = 1; pk <= max_pk; ++pk) {
+          if (pk > 1 && ceil_div(geo.c_in, pk) == ceil_div(geo.c_in, pk - 1)) continue;
+          const Share s = share_of(kind, geo, batch, tiles, cost, pn, pc, ps, pk);
+          smallest = std::min(smallest, s.bytes);
+          if (double(s.bytes) > budget) continue;
+          const WindowPlan p{pn, pc, ps, s.cycles, s.bytes, pk};
+          if (s.send_bytes <= send_budget && s.cycles < best.cycles) best = p;
+          if (s.cycles < fastest.cycles) fastest = p;
+        }
       }
     }
   }
+  if (best.cycles == std::numeric_limits<double>::infinity()) best = fastest;
   if (best.cycles == std::numeric_limits<double>::infinity())
     throw graph::GraphError("'" + name + "': no split over " + std::to_string(tiles) + " tiles fits: the smallest share needs " +
                             std::to_string(smallest) + " bytes on a tile, the budget is " +

@@ -81,13 +81,14 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   const ops::WindowGeometry geo = geometry(og, op);
   const uint32_t batch = og.info(op.operands[0]).shape[0];
   const std::string name = c.base(op) + ".conv";
-  const ops::WindowPlan plan =
-      ops::plan_window(ops::WindowKind::kConv2d, geo, batch, c.graph().target().tiles, c.cost(), c.budget(), name);
-  ops::ConvWeights wts;
   const Value w = op.operands[1];
-  if (og.producer(w).kind != OpKind::kConstant) wts.w = c.mapped(w);
+  const bool constant = og.producer(w).kind == OpKind::kConstant;
+  const ops::WindowPlan plan = ops::plan_window(ops::WindowKind::kConv2d, geo, batch, c.graph().target().tiles,
+                                                c.cost(), c.budget(), name, constant, c.send_budget());
+  ops::ConvWeights wts;
+  if (!constant) wts.w = c.mapped(w);
   else if (c.reserve_constant_bytes(double(ops::conv_weight_bytes_per_tile(geo, plan)))) wts.w_values = og.constant_data(w);
-  else wts.w = ops::spread_conv_weights(c.graph(), og.constant_data(w), geo, batch, plan, name);
+  else wts.w = ops::spread_conv_weights(c.graph(), og.constant_data(w), geo, batch, plan, name), wts.w_blocked = true;
   if (op.operands.size() > 2) {
     const Value b = op.operands[2];
     if (og.producer(b).kind == OpKind::kConstant) wts.b_values = og.constant_data(b);

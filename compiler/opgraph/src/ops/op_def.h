@@ -38,6 +38,9 @@ class LowerContext {
   // blocks baked on every tile that reads them) still leave room for the rest: if so they
   // are counted and true returned; if not, the op stores its constants once (spread).
   virtual bool reserve_constant_bytes(double bytes) = 0;
+  // The bytes of send lists one conv's input windows may add to a tile (they stay for the
+  // whole run, so all the model's convs share what is set aside for them).
+  virtual double send_budget() = 0;
   // The operand's tensor, mapped somewhere (constants and parameters placed linearly if
   // nothing placed them yet).
   virtual graph::Tensor mapped(Value v) = 0;

@@ -14,6 +14,11 @@ namespace tessera::opgraph {
 struct LowerOptions {
   uint32_t batches = 1;             // times the program repeats (one host transfer each)
   uint32_t firmware_bytes = 16384;  // SRAM the firmware takes on every tile (its __firmware_end)
+  // The share of a tile's SRAM above the firmware one op's temporaries may use (as Poplar's
+  // availableMemoryProportion): the planners' budget. Constants replicated on a tile may take
+  // half of it over the whole model, and the convs' send lists another half. Smaller values
+  // make the planners split ops finer (convs over input channels too) at some cost in cycles.
+  double memory_proportion = 0.5;
   // Training: the program is called "train" and the graph's updates (sgd_momentum) are
   // lowered; without it a graph with updates is an error.
   bool train = false;
@@ -30,8 +35,8 @@ struct LowerOptions {
 
 // Adds program "infer" to `g`: Repeat(batches) { HostWrite of every input (streams named as
 // the inputs, mapped in whole rows per tile); the ops in order; HostRead of every output }.
-// Each matmul is planned by ops::plan_matmul for g's target with half the SRAM the firmware
-// leaves as its per-tile budget; a matmul whose rows reach argmax or softmax (through
+// Each matmul is planned by ops::plan_matmul for g's target with memory_proportion of the SRAM
+// the firmware leaves as its per-tile budget; a matmul whose rows reach argmax or softmax (through
 // add_bias / relu) keeps its rows whole (max_pn = 1). add_bias, relu and softmax work in
 // place where their operand has no other use, else on a copy. Throws OpGraphError naming
 // the op if it cannot be lowered.

@@ -1,16 +1,20 @@
 // Window ops over NCHW images, lowered onto tiles: conv2d, max and average pooling, LRN.
 //
 // The planner (plan_window) splits the output [N, M, OH, OW] over tiles by images (pn
-// parts), output channels (pc blocks) and output rows (ps blocks), exhaustively over
-// pn * pc * ps <= tiles, for the least estimated cycles (the codelet's a + b * work, plus
-// the exchange of the input windows and weights, by the cost model) among the plans whose
-// bytes per tile fit the budget. Each tile's share is one (images, channel block, row
-// block); its input window (the rows its output rows read, with the halo) is copied onto
-// the tile (a Copy per channel when the rows are partial, so each vertex reads one
-// contiguous block); its vertices write the output where the plan maps it.
+// parts), output channels (pc blocks) and output rows (ps blocks), and a conv also by input
+// channels (pk blocks), exhaustively over pn * pc * ps * pk <= tiles, for the least
+// estimated cycles (the codelet's a + b * work, plus the exchange of the input windows and
+// weights, by the cost model) among the plans whose bytes per tile fit the budget. Each
+// tile's share is one (images, channel block, row block, input channel block); its input
+// window (the rows its output rows read, with the halo, of its input channels) is copied
+// onto the tile (a Copy per channel when the rows are partial, so each vertex reads one
+// contiguous block). With pk = 1 its vertices write the output where the plan maps it; with
+// pk > 1 they write a partial sum, and a second compute set adds the pk partials of each
+// output block, its elements shared out evenly among the block's pk tiles (reduce_sum).
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -36,25 +40,38 @@ struct WindowPlan {
   uint32_t pn = 1, pc = 1, ps = 1;  // parts over images, output channels, output rows
   double cycles = 0;                // estimated
   uint64_t bytes = 0;               // per tile, the fullest
+  uint32_t pk = 1;                  // blocks of input channels (conv2d with one group only)
 };
 
 // The plan for `batch` images; throws GraphError naming `name` if no plan fits `budget`
-// bytes per tile (with the smallest plan's bytes).
+// bytes per tile (with the smallest plan's bytes). Input channel splits (pk > 1) are tried
+// only with `split_inputs`, for a conv2d with one group whose weights are constants.
+// `send_budget`: the bytes of send lists the op may add to a tile (they stay for the whole
+// run, one entry per copy of an input window's run): the fastest plan within it (estimated:
+// a window's copies, by the runs of the input it spans, spread over the tiles), else the
+// fastest.
 WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles,
-                       const CostModel& cost, double budget, const std::string& name);
+                       const CostModel& cost, double budget, const std::string& name, bool split_inputs = false,
+                       double send_budget = std::numeric_limits<double>::infinity());
 
 // The weights of a conv2d: constant data (baked onto the tiles that use each block) or a
 // tensor (a parameter, copied to the tiles that use it).
 struct ConvWeights {
   graph::Tensor w, b;                 // tensors, or
   std::vector<float> w_values, b_values;  // constant data; b empty: no bias (zeros)
+  // w is laid out by the plan's blocks (spread_conv_weights), not as [M, C/g, kh, kw]: the
+  // same layout when the plan's pk is 1.
+  bool w_blocked = false;
 };
 
 // A conv2d's constant weights [M, C/g, kh, kw] stored once instead of baked on every tile
-// that reads them: each output channel block of the plan split evenly over the tiles that
-// use it (a tensor with the values as its initial value), which conv2d then copies into a
-// temporary on each tile before its compute set. For plans that would replicate a block on
-// many tiles (row or image splits) when the replicas do not fit beside the other weights.
+// that reads them: each of the plan's blocks (output channel block x input channel block)
+// split evenly over the tiles that use it (a tensor with the values as its initial value),
+// which conv2d then copies into a temporary on each tile before its compute set. For plans
+// that would replicate a block on many tiles (row or image splits) when the replicas do not
+// fit beside the other weights. The tensor holds the blocks one after the other, each block
+// [its output channels, its input channels, kh, kw] (with pk = 1 simply [M, C/g * kh * kw]);
+// conv2d reads it so when `w_blocked` is set.
 graph::Tensor spread_conv_weights(graph::Graph& g, const std::vector<float>& values, const WindowGeometry& geo,
                                   uint32_t batch, const WindowPlan& plan, const std::string& name);
 // The bytes of constant weights conv2d would bake on its fullest tile (the replicas).
