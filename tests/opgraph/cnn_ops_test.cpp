@@ -317,6 +317,33 @@ TEST_F(CnnOps, ForcedSplitsMatchTorch) {
   EXPECT_GT(input_splits, 0u) << "no case tried an input channel split";
 }
 
+// ResNet-18's deepest conv (512 -> 512 channels, 7x7, 3x3 kernel) on ipu-gc2: the fastest
+// plan reads every input channel on each tile; with input channel splits allowed and a small
+// send-list budget, the planner splits over input channels instead, within the tiles and the
+// byte budget, and is no faster than the plan without the send budget.
+TEST(WindowPlanner, SplitsOverInputChannelsWithinTheSendBudget) {
+  const arch::Target& t = *arch::find_target("ipu-gc2");
+  const ops::CostModel cost = ops::CostModel::for_target(t);
+  ops::WindowGeometry geo;
+  geo.c_in = geo.c_out = 512, geo.h = geo.w = geo.oh = geo.ow = 7, geo.kh = geo.kw = 3;
+  geo.pt = geo.pl = geo.pb = geo.pr = 1;
+  const double budget = 0.5 * (double(t.sram_bytes) - 16384);
+  const ops::WindowPlan whole = ops::plan_window(ops::WindowKind::kConv2d, geo, 1, t.tiles, cost, budget, "c");
+  EXPECT_EQ(whole.pk, 1u);
+  const ops::WindowPlan tight =
+      ops::plan_window(ops::WindowKind::kConv2d, geo, 1, t.tiles, cost, budget, "c", /*split_inputs=*/true, 3000);
+  EXPECT_GT(tight.pk, 1u);
+  EXPECT_LE(tight.pn * tight.pc * tight.ps * tight.pk, t.tiles);
+  EXPECT_LE(double(tight.bytes), budget);
+  const ops::WindowPlan loose =
+      ops::plan_window(ops::WindowKind::kConv2d, geo, 1, t.tiles, cost, budget, "c", /*split_inputs=*/true);
+  EXPECT_LE(loose.cycles, tight.cycles);
+  // Grouped convs and pools never split over input channels.
+  geo.groups = 512;
+  EXPECT_EQ(ops::plan_window(ops::WindowKind::kConv2d, geo, 1, t.tiles, cost, budget, "c", true, 3000).pk, 1u);
+  EXPECT_EQ(ops::plan_window(ops::WindowKind::kMaxPool, geo, 1, t.tiles, cost, budget, "p", true, 3000).pk, 1u);
+}
+
 TEST(CnnOpErrors, NameTheOpAndTheShapes) {
   OpGraph og;
   const Value x = og.input("x", DType::kF32, {1, 3, 8, 8});
