@@ -14,8 +14,11 @@
       transposed, [in, out], as its Gemm's transB asks).
   alexnet_train_step.py compare OUT_DIR DEVICE_DIR [--tol 1e-5]
       DEVICE_DIR/loss.f32 (the device's losses) and DEVICE_DIR/<parameter>.f32 against the
-      reference: the loss within tol relative, every weight within tol absolute. Prints the
-      largest differences; exits 1 if any is over.
+      reference: the loss within tol relative, every weight within tol absolute, and each
+      tensor's update (the weights after the step minus before, from the ONNX file) within
+      --update-tol of its largest PyTorch update (at lr 0.01 the updates are 4e-6 to 2.5e-3,
+      so a missing or wrong update could pass the absolute bound alone). Prints the largest
+      differences; exits 1 if any is over.
 """
 import argparse
 import os
@@ -79,6 +82,8 @@ def compare(a):
           "(each image's, largest %.3g)" % (ld.mean(), lr_.mean(), rel, rel_each))
     ok &= rel <= a.tol and rel_each <= a.tol
     worst = (0.0, "")
+    init = {i.name: numpy_helper.to_array(i).astype(np.float64)
+            for i in onnx.load(os.path.join(a.out_dir, "alexnet_train.onnx")).graph.initializer}
     for n in names:
         r = np.load(os.path.join(ref, n.replace("^T", "") + ".npy")).astype(np.float64)
         r = (r.T if n.endswith("^T") else r).ravel()
@@ -87,10 +92,15 @@ def compare(a):
             print("%s: device %d values, PyTorch %d" % (n, d.size, r.size))
             return 1
         diff = np.abs(d - r).max()
-        print("  %-22s %9d weights, largest |w| %.4g, largest difference %.3g" % (n, r.size, np.abs(r).max(), diff))
+        w0 = init[n.replace("^T", "")]
+        w0 = (w0.T if n.endswith("^T") else w0).ravel()
+        step = np.abs(r - w0).max()
+        udiff = np.abs((d - w0) - (r - w0)).max() / step if step > 0 else 0.0
+        print("  %-22s %9d weights, largest |w| %.4g, difference %.3g; largest update %.3g, update difference "
+              "%.3g of it" % (n, r.size, np.abs(r).max(), diff, step, udiff))
         if diff > worst[0]:
             worst = (diff, n)
-        ok &= diff <= a.tol
+        ok &= diff <= a.tol and udiff <= a.update_tol
     print("updated weights: largest absolute difference %.3g (%s), tolerance %g" % (worst[0], worst[1], a.tol))
     return 0 if ok else 1
 
@@ -107,6 +117,7 @@ def main():
     c.add_argument("out_dir")
     c.add_argument("device_dir")
     c.add_argument("--tol", type=float, default=1e-5)
+    c.add_argument("--update-tol", type=float, default=1e-3)
     a = ap.parse_args()
     return export(a) if a.cmd == "export" else compare(a)
 
