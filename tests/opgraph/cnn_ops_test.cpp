@@ -367,5 +367,65 @@ TEST(CnnOpErrors, NameTheOpAndTheShapes) {
   EXPECT_EQ(error([&] { og.reshape(x, {7}, "r"); }), "reshape 'r': f32[1,3,8,8] to [7]: the element counts differ");
 }
 
+
+// The conv gradients under small budgets: input channel and dx row blocks for dx (weights a
+// tensor, gathered per channel block), and for dw input and output channel blocks x parts of
+// each image's dy rows, partial sums reduced; against PyTorch's.
+TEST_F(CnnOps, ConvGradSplitsMatchTorch) {
+  size_t ran = 0;
+  for (const Case& c : cases_) {
+    if (c.op != "conv2d_grad") continue;
+    for (const double budget : {1.0, 600.0, 4000.0}) {
+      const passes::CompileOptions co = options();
+      graph::Graph g(*arch::find_target("small"));
+      const std::vector<uint32_t> xs = c.dims("x"), ws = c.dims("w"), ys = c.dims("dy");
+      graph::Program body = graph::Sequence();
+      auto input = [&](const char* name, const std::vector<uint32_t>& shape) {
+        graph::Tensor t = g.add_variable(DType::kF32, shape, name);
+        g.map_linearly(t, shape.back());
+        body.add(graph::HostWrite(g.add_stream(name, DType::kF32, shape), t));
+        return t;
+      };
+      const graph::Tensor x = input("x", xs), w = input("w", ws), dy = input("dy", ys);
+      ops::WindowGeometry geo;
+      geo.c_in = xs[1], geo.h = xs[2], geo.w = xs[3], geo.c_out = ys[1], geo.oh = ys[2], geo.ow = ys[3];
+      const std::vector<uint32_t> pads = c.dims("pads"), s = c.dims("stride"), d = c.dims("dil");
+      geo.pt = pads[0], geo.pl = pads[1], geo.pb = pads[2], geo.pr = pads[3];
+      geo.sh = s[0], geo.sw = s[1], geo.kh = ws[2], geo.kw = ws[3], geo.dh = d[0], geo.dw = d[1];
+      geo.groups = c.dims("groups")[0];
+      ops::ConvWeights wts;
+      wts.w = w;
+      const graph::Tensor dx = ops::conv2d_grad_input(g, body, dy, wts, geo, xs[0], "dx", budget);
+      const graph::Tensor dw = ops::conv2d_grad_weight(g, body, x, dy, geo, xs[0], "dw", budget);
+      body.add(graph::HostRead(g.add_stream("dx", DType::kF32, xs), dx));
+      body.add(graph::HostRead(g.add_stream("dw", DType::kF32, ws), dw));
+      g.add_program("infer", body);
+      const exe::Executable e = passes::compile(g, co);
+      emu::MachineOptions mo;
+      mo.target = arch::find_target(e.target);
+      mo.mode = emu::Mode::kNative;
+      emu::Machine m(mo);
+      m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
+      runtime::Engine engine(m, e);
+      engine.load();
+      std::map<std::string, std::vector<float>> in, got;
+      for (const char* name : {"x", "w", "dy"}) {
+        in[name] = data(c, name);
+        engine.connect_stream(name, std::span(in[name]));
+      }
+      for (const char* name : {"dx", "dw"}) {
+        got[name].resize(data(c, name).size());
+        engine.connect_stream(name, std::span(got[name]));
+      }
+      engine.run("infer", std::chrono::minutes(5));
+      const std::string what = c.name + " budget " + std::to_string(int(budget));
+      expect_close(got.at("dx"), data(c, "dx"), what + " dx");
+      expect_close(got.at("dw"), data(c, "dw"), what + " dw");
+      ++ran;
+    }
+  }
+  EXPECT_GT(ran, 0u);
+}
+
 }  // namespace
 }  // namespace tessera::testing

@@ -154,21 +154,28 @@ TEST(CnnTraining, MatchesPyTorchAndTheInterpreterIssEqualsNative) {
   const passes::CompileOptions co =
       passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
   c.firmware_bytes = co.layout.firmware_end - arch::kSramBase;
-  graph::Graph g(*arch::find_target("small"));
-  models::build_classifier_training(g, m, mi, c);
-  const exe::Executable e = passes::compile(g, co);
-  const Trained native = train_on_device(e, emu::Mode::kNative, x, labels);
-  expect_close(native.losses, torch_losses, 1e-5f, "device losses vs PyTorch");
-  for (const char* n : kNames) {
-    expect_close(native.params.at(n), read(dir / (std::string("final_") + n + ".f32")), 1e-5f,
-                 std::string("trained ") + n + " vs PyTorch");
-    expect_close(native.params.at(n), it.parameter(n), 1e-5f, std::string("trained ") + n + " vs the interpreter");
+  // Twice: as planned for this small model, and under the big-model rules (layers spread
+  // by their weights' share, each parameter updated right after its gradient, conv
+  // gradients within what the weights leave).
+  for (const bool big : {false, true}) {
+    SCOPED_TRACE(big ? "big-model rules" : "default rules");
+    c.big_model = big;
+    graph::Graph g(*arch::find_target("small"));
+    models::build_classifier_training(g, m, mi, c);
+    const exe::Executable e = passes::compile(g, co);
+    const Trained native = train_on_device(e, emu::Mode::kNative, x, labels);
+    expect_close(native.losses, torch_losses, 1e-5f, "device losses vs PyTorch");
+    for (const char* n : kNames) {
+      expect_close(native.params.at(n), read(dir / (std::string("final_") + n + ".f32")), 1e-5f,
+                   std::string("trained ") + n + " vs PyTorch");
+      expect_close(native.params.at(n), it.parameter(n), 1e-5f, std::string("trained ") + n + " vs the interpreter");
+    }
+    const Trained iss = train_on_device(e, emu::Mode::kIss, x, labels);
+    EXPECT_EQ(0, std::memcmp(iss.losses.data(), native.losses.data(), native.losses.size() * 4)) << "ISS vs native losses";
+    for (const char* n : kNames)
+      EXPECT_EQ(0, std::memcmp(iss.params.at(n).data(), native.params.at(n).data(), native.params.at(n).size() * 4))
+          << "ISS vs native " << n;
   }
-  const Trained iss = train_on_device(e, emu::Mode::kIss, x, labels);
-  EXPECT_EQ(0, std::memcmp(iss.losses.data(), native.losses.data(), native.losses.size() * 4)) << "ISS vs native losses";
-  for (const char* n : kNames)
-    EXPECT_EQ(0, std::memcmp(iss.params.at(n).data(), native.params.at(n).data(), native.params.at(n).size() * 4))
-        << "ISS vs native " << n;
   fs::remove_all(dir);
 }
 

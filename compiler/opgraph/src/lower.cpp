@@ -21,7 +21,7 @@ class Lowering : public detail::LowerContext {
         // An op may use memory_proportion (half by default) of what the firmware leaves;
         // inputs, weights and the other layers need the rest.
         budget_(o.memory_proportion * (double(g.target().sram_bytes) - o.firmware_bytes)),
-        train_(o.train), tensors_(og.values().size()), uses_(og.values().size(), 0),
+        train_(o.train), force_big_(o.big_model), tensors_(og.values().size()), uses_(og.values().size(), 0),
         whole_rows_(og.values().size(), false) {
     if (!(o.memory_proportion > 0 && o.memory_proportion <= 1))
       throw OpGraphError("the memory proportion " + std::to_string(o.memory_proportion) + " is not in (0, 1]");
@@ -76,20 +76,42 @@ class Lowering : public detail::LowerContext {
   graph::Program run() {
     graph::Program body = graph::Sequence();
     std::vector<const Op*> outputs, updates;
-    for (const Op& op : og_.ops()) {
+    // A big model's updates (plan_layers) run as soon as their gradient is made and nothing
+    // else reads the parameter, so that each gradient is released right after its update:
+    // ready[i], the updates to run after op i.
+    std::map<size_t, std::vector<const Op*>> ready;
+    if (big_) {
+      std::vector<size_t> last(og_.values().size(), 0);
+      for (size_t i = 0; i < og_.ops().size(); ++i) {
+        const Op& op = og_.ops()[i];
+        if (op.kind == OpKind::kSgdMomentum) continue;
+        for (const Value v : op.operands) last[v.id] = i;
+        if (op.result.valid()) last[op.result.id] = std::max(last[op.result.id], i);
+      }
+      for (const Op& op : og_.ops())
+        if (op.kind == OpKind::kSgdMomentum)
+          ready[std::max(last[op.operands[0].id], last[op.operands[1].id])].push_back(&op);
+    }
+    uint32_t early = 0;
+    for (size_t i = 0; i < og_.ops().size(); ++i) {
+      const Op& op = og_.ops()[i];
       if (op.kind == OpKind::kOutput) {
         outputs.push_back(&op);
         continue;
       }
       if (op.kind == OpKind::kSgdMomentum) {
         if (!train_) throw OpGraphError(what(op) + ": updates parameters: lower it with LowerOptions::train");
-        updates.push_back(&op);
+        if (!big_) updates.push_back(&op);
         continue;
       }
       try {
         lower_op(op, body);
       } catch (const graph::GraphError& e) {
         throw OpGraphError(what(op) + ": " + e.what());
+      }
+      if (const auto it = ready.find(i); it != ready.end()) {
+        update(it->second, body, early == 0 ? "sgd" : "sgd" + std::to_string(early));
+        ++early;
       }
     }
     for (const Op* op : outputs) {
@@ -101,6 +123,13 @@ class Lowering : public detail::LowerContext {
       }
     }
     // The updates last: every op of the step has read the parameters by then.
+    if (!updates.empty()) update(updates, body, "sgd");
+    return body;
+  }
+
+ private:
+  // sgd_momentum of `updates` into `body`, its state added to sgd_.
+  void update(const std::vector<const Op*>& updates, graph::Program& body, const std::string& name) {
     std::vector<ops::SgdParam> params;
     for (const Op* op : updates) {
       try {
@@ -111,14 +140,15 @@ class Lowering : public detail::LowerContext {
       }
     }
     try {
-      sgd_ = ops::sgd_momentum(g_, body, params, "sgd");
+      const ops::SgdState s = ops::sgd_momentum(g_, body, params, name);
+      sgd_.velocities.insert(sgd_.velocities.end(), s.velocities.begin(), s.velocities.end());
+      sgd_.lrs.insert(sgd_.lrs.end(), s.lrs.begin(), s.lrs.end());
+      sgd_.steps.insert(sgd_.steps.end(), s.steps.begin(), s.steps.end());
     } catch (const graph::GraphError& e) {
       throw OpGraphError(std::string("sgd_momentum: ") + e.what());
     }
-    return body;
   }
 
- private:
   static std::string what(const Op& op) {
     if (!op.result.valid() && op.name.empty())  // sgd_momentum
       return std::string(op_kind_name(op.kind)) + " of %" + std::to_string(op.operands[0].id);
@@ -137,18 +167,33 @@ class Lowering : public detail::LowerContext {
   // bias's) is made where the parameter lies.
   void plan_layers() {
     gradient_layout_ = detail::gradient_layouts(og_);
-    for (detail::Layer& l : detail::find_layers(og_, gradient_layout_)) {
+    std::vector<detail::Layer> layers = detail::find_layers(og_, gradient_layout_);
+    // A model whose layers' weights (training: with their velocities and gradients) would
+    // take more than the tiles' budgets: each layer's blocks limited to its share of a tile's
+    // budget (by its weight's size), so that the layers spread over the tiles rather than
+    // pile on the first ones, and outputs not held to whole rows (the ops that need them
+    // gather the rows).
+    const uint32_t tiles = g_.target().tiles;
+    double total = 0;
+    for (const detail::Layer& l : layers) total += 4.0 * og_.info(l.weight).shape[0] * og_.info(l.weight).shape[1];
+    const bool big = force_big_ || (train_ ? 3 : 1) * total > budget_ * tiles;
+    big_ = big;
+    for (detail::Layer& l : layers) {
       if (tensors_[l.weight.id].valid()) continue;  // bound: placed by another program
+      const std::vector<uint32_t>& shape = og_.info(l.weight).shape;
       for (size_t i = 0; i < l.ops.size(); ++i) {
         const Op& op = og_.ops()[l.ops[i]];
         l.products[i].batch = og_.info(op.operands[0]).shape[0];  // X or dY: [batch, ...]
-        l.products[i].whole_rows = whole_rows_[op.result.id];
+        l.products[i].whole_rows = whole_rows_[op.result.id] && !big;
       }
-      const std::vector<uint32_t>& shape = og_.info(l.weight).shape;
-      const ops::LayerPlan plan = ops::plan_layer(shape[0], shape[1], l.products, g_.target().tiles, cost_, budget_);
+      const double share = big ? 4.0 * shape[0] * shape[1] / total : 1.0;
+      const ops::LayerPlan plan = ops::plan_layer(shape[0], shape[1], l.products, tiles, cost_, budget_ * share);
       for (size_t i = 0; i < l.ops.size(); ++i)
         layer_op_[l.ops[i]] = {plan.plans[i], ops::layer_options(plan, l.products, i)};
     }
+    // A big model's gradient ops share what its weights and velocities (spread evenly)
+    // leave on a tile.
+    if (big) grad_budget_ = std::max(0.25 * budget_, budget_ - total / tiles);
   }
 
   // The plan of a matmul: its layer's, else its own (plan_matmul on (m, k, n)).
@@ -222,6 +267,7 @@ class Lowering : public detail::LowerContext {
   const OpGraph& op_graph() override { return og_; }
   const ops::CostModel& cost() override { return cost_; }
   double budget() override { return budget_; }
+  double grad_budget() override { return grad_budget_ > 0 ? grad_budget_ : budget_; }
   // Replicated constants may take a quarter of what the firmware leaves on a tile, the
   // op's temporaries (budget_) half, and the model's other weights the rest.
   bool reserve_constant_bytes(double bytes) override {
@@ -365,7 +411,9 @@ class Lowering : public detail::LowerContext {
   const ops::CostModel cost_;
   const double budget_;
   uint32_t convs_ = 0;
+  double grad_budget_ = 0;  // a big model's gradient ops' budget (plan_layers); 0: budget_
   const bool train_;
+  const bool force_big_;  // LowerOptions::big_model
   uint32_t next_vector_tile_ = 0;
   double replicated_bytes_ = 0;  // constants baked on every tile that reads them, so far
   ops::SgdState sgd_;  // what run()'s updates made
@@ -373,6 +421,7 @@ class Lowering : public detail::LowerContext {
   std::vector<uint32_t> uses_;
   std::map<uint32_t, std::string> name_suffix_;  // by result id: "#k" for the k-th op of a shared name
   std::vector<bool> whole_rows_;
+  bool big_ = false;  // a model whose weights fill the tiles (plan_layers)
   std::vector<Value> gradient_layout_;  // per value: the parameter it is the gradient of
   std::map<size_t, std::pair<ops::MatMulPlan, ops::MatMulOptions>> layer_op_;  // by op index
 };

@@ -1,6 +1,12 @@
-// The window ops' gradients (window.h): per image and group or channel block, tiles taken
-// in turn; weight and bias gradients summed per image part and the parts reduced.
+// The window ops' gradients (window.h), tiles taken in turn: conv2d's input gradient per
+// image, group, input channel block and dx row block (planned within a budget); weight and
+// bias gradients summed per image part (or, for images too big for a tile, per channel
+// blocks and parts of the dy rows) and the parts reduced; the pools' per image and channel
+// block.
+#include <algorithm>
 #include <functional>
+#include <map>
+#include <tuple>
 
 #include "tessera/ops/window.h"
 #include "tile_copies.h"
@@ -145,51 +151,357 @@ Tensor pool_grad(graph::Graph& g, graph::Program& prog, const Tensor& dy, const 
 
 }  // namespace
 
+namespace {
+
+// conv2d_grad_input's split of one image and group: input channel blocks of `cb` and dx row
+// blocks of `rows`, one vertex each.
+struct GradInputSplit {
+  uint32_t cb = 1, rows = 1;
+};
+
+// The dy rows [o0, o1) whose taps reach dx rows [r0, r1) (clipped to dy's rows).
+std::pair<uint32_t, uint32_t> dy_rows(const WindowGeometry& geo, uint32_t r0, uint32_t r1) {
+  const int64_t reach = int64_t(geo.kh - 1) * geo.dh, ph = geo.pt;
+  int64_t lo = int64_t(r0) + ph - reach;
+  lo = lo <= 0 ? 0 : (lo + geo.sh - 1) / geo.sh;
+  const int64_t hi = std::min<int64_t>(geo.oh, (int64_t(r1) - 1 + ph) / geo.sh + 1);
+  if (hi <= lo) {  // no dy row reaches the block: one row, whose taps miss it (dx = 0)
+    const int64_t r = std::min<int64_t>(lo, geo.oh - 1);
+    return {uint32_t(r), uint32_t(r + 1)};
+  }
+  return {uint32_t(lo), uint32_t(hi)};
+}
+
+// The split with the least estimated work per vertex (its multiply-adds plus the words it
+// reads), among those whose vertices fit `budget` bytes and number at most the tiles; the
+// whole image and group per vertex when the images and groups alone fill the tiles.
+GradInputSplit plan_grad_input(const WindowGeometry& geo, uint32_t batch, uint32_t tiles, double budget) {
+  const uint32_t cg = geo.c_in / geo.groups, mg = geo.c_out / geo.groups, kk = geo.kh * geo.kw;
+  GradInputSplit whole{cg, geo.h};
+  const uint64_t images = uint64_t(batch) * geo.groups;
+  if (images >= tiles) return whole;
+  GradInputSplit best = whole, smallest = whole;
+  double best_cost = -1, least_bytes = -1;
+  for (uint32_t pc = 1; pc <= cg; ++pc) {
+    const uint32_t cb = ceil_div(cg, pc);
+    if (pc > 1 && ceil_div(cg, pc - 1) == cb) continue;
+    for (uint32_t ps = 1; ps <= geo.h; ++ps) {
+      const uint32_t rows = ceil_div(geo.h, ps);
+      if (ps > 1 && ceil_div(geo.h, ps - 1) == rows) continue;
+      if (images * ceil_div(cg, cb) * ceil_div(geo.h, rows) > tiles) break;
+      uint32_t win = 0;
+      for (uint32_t r0 = 0; r0 < geo.h; r0 += rows) {
+        const auto [o0, o1] = dy_rows(geo, r0, std::min(geo.h, r0 + rows));
+        win = std::max(win, o1 - o0);
+      }
+      const double words_in = double(mg) * win * geo.ow + double(mg) * cb * kk;
+      const double bytes = 4 * (words_in + double(cb) * rows * geo.w);
+      const double macs = double(cb) * rows * geo.w * mg * kk / (double(geo.sh) * geo.sw);
+      const double cost = macs + words_in;
+      if (least_bytes < 0 || bytes < least_bytes) least_bytes = bytes, smallest = {cb, rows};
+      if ((budget <= 0 || bytes <= budget) && (best_cost < 0 || cost < best_cost)) best_cost = cost, best = {cb, rows};
+    }
+  }
+  return best_cost < 0 ? smallest : best;
+}
+
+}  // namespace
+
 Tensor conv2d_grad_input(graph::Graph& g, graph::Program& prog, const Tensor& dy, const ConvWeights& wts,
-                         const WindowGeometry& geo, uint32_t batch, const std::string& name) {
+                         const WindowGeometry& geo, uint32_t batch, const std::string& name, double budget) {
   const uint32_t tiles = g.target().tiles, groups = geo.groups;
-  const uint32_t cg = geo.c_in / groups, mg = geo.c_out / groups, per = cg * geo.kh * geo.kw;
+  const uint32_t cg = geo.c_in / groups, mg = geo.c_out / groups, kk = geo.kh * geo.kw;
+  const GradInputSplit split = plan_grad_input(geo, batch, tiles, budget);
   const Tensor dx = g.add_variable(exe::DType::kF32, {batch, geo.c_in, geo.h, geo.w}, name);
   detail::TileCopies tc(g, name);
-  std::map<std::pair<uint32_t, uint32_t>, Tensor> wblocks;  // (group, tile) -> weights there
+  graph::Program gathers = graph::Sequence(), scatters = graph::Sequence();
+  // (group, channel block) -> its weights [mg, cb, kh, kw] on their first tile, and
+  // (image, group, row block) -> its dy window [mg, rows, ow] on its first tile.
+  std::map<std::pair<uint32_t, uint32_t>, Tensor> wblocks;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Tensor> windows;
   const graph::ComputeSet cs = g.add_compute_set(name);
   const uint64_t in_plane = uint64_t(geo.h) * geo.w, out_plane = uint64_t(geo.oh) * geo.ow;
+  uint32_t job = 0;
   for (uint32_t n = 0; n < batch; ++n)
-    for (uint32_t gi = 0; gi < groups; ++gi) {
-      const uint32_t tile = (n * groups + gi) % tiles;
-      const Tensor dxb = part(dx, (uint64_t(n) * geo.c_in + gi * cg) * in_plane,
-                              (uint64_t(n) * geo.c_in + (gi + 1) * cg) * in_plane);
-      g.set_tile_mapping(dxb, tile);
-      auto it = wblocks.find({gi, tile});
-      if (it == wblocks.end()) {
-        Tensor wb;
-        if (wts.w.valid()) {
-          wb = tc.on(part(wts.w, uint64_t(gi) * mg * per, uint64_t(gi + 1) * mg * per), tile);
-        } else {
-          wb = g.add_variable(exe::DType::kF32, {mg * per}, name + ".w" + std::to_string(gi) + "@" + std::to_string(tile));
-          g.set_tile_mapping(wb, tile);
-          g.set_initial_value(wb, std::vector<float>(wts.w_values.begin() + gi * mg * per,
-                                                     wts.w_values.begin() + (gi + 1) * mg * per));
+    for (uint32_t gi = 0; gi < groups; ++gi)
+      for (uint32_t c0 = 0; c0 < cg; c0 += split.cb)
+        for (uint32_t r0 = 0; r0 < geo.h; r0 += split.rows, ++job) {
+          const uint32_t tile = job % tiles, c1 = std::min(cg, c0 + split.cb), cb = c1 - c0;
+          const uint32_t r1 = std::min(geo.h, r0 + split.rows);
+          // The block of dx: a slice of dx when whole planes, else a tile's temporary copied
+          // into dx (mapped there too) channel by channel after the compute set.
+          Tensor dxb;
+          const uint64_t dx0 = (uint64_t(n) * geo.c_in + gi * cg + c0) * in_plane;
+          if (r0 == 0 && r1 == geo.h) {
+            dxb = part(dx, dx0, dx0 + uint64_t(cb) * in_plane);
+            g.set_tile_mapping(dxb, tile);
+          } else {
+            dxb = g.add_variable(exe::DType::kF32, {cb * (r1 - r0) * geo.w},
+                                 name + ".dx" + std::to_string(job) + "@" + std::to_string(tile));
+            g.set_tile_mapping(dxb, tile);
+            const uint32_t len = (r1 - r0) * geo.w;
+            for (uint32_t c = 0; c < cb; ++c) {
+              const uint64_t dst = dx0 + c * in_plane + uint64_t(r0) * geo.w;
+              g.set_tile_mapping(part(dx, dst, dst + len), tile);
+              scatters.add(graph::Copy(dxb.slice(c * len, (c + 1) * len), part(dx, dst, dst + len)));
+            }
+          }
+          // The block's weights.
+          Tensor wb;
+          if (wts.w.valid()) {
+            if (cb == cg) {
+              wb = part(wts.w, uint64_t(gi) * mg * cg * kk, uint64_t(gi + 1) * mg * cg * kk);
+            } else {
+              auto it = wblocks.find({gi, c0});
+              if (it == wblocks.end()) {
+                Tensor t = g.add_variable(exe::DType::kF32, {mg * cb * kk},
+                                          name + ".w" + std::to_string(gi) + "." + std::to_string(c0));
+                g.set_tile_mapping(t, tile);
+                for (uint32_t m = 0; m < mg; ++m) {
+                  const uint64_t src = (uint64_t(gi * mg + m) * cg + c0) * kk;
+                  gathers.add(graph::Copy(part(wts.w, src, src + uint64_t(cb) * kk),
+                                          t.slice(m * cb * kk, (m + 1) * cb * kk)));
+                }
+                it = wblocks.emplace(std::make_pair(gi, c0), t).first;
+              }
+              wb = it->second;
+            }
+            wb = tc.on(wb, tile);
+          } else {
+            auto it = wblocks.find({gi * cg + c0, tile});
+            if (it == wblocks.end()) {
+              Tensor t = g.add_variable(exe::DType::kF32, {mg * cb * kk},
+                                        name + ".w" + std::to_string(gi) + "." + std::to_string(c0) + "@" +
+                                            std::to_string(tile));
+              g.set_tile_mapping(t, tile);
+              std::vector<float> v;
+              v.reserve(size_t(mg) * cb * kk);
+              for (uint32_t m = 0; m < mg; ++m) {
+                const size_t src = (size_t(gi * mg + m) * cg + c0) * kk;
+                v.insert(v.end(), wts.w_values.begin() + src, wts.w_values.begin() + src + size_t(cb) * kk);
+              }
+              g.set_initial_value(t, v);
+              it = wblocks.emplace(std::make_pair(gi * cg + c0, tile), t).first;
+            }
+            wb = it->second;
+          }
+          // The dy rows that reach the block, every channel of the group.
+          const auto [o0, o1] = dy_rows(geo, r0, r1);
+          const uint64_t dy0 = (uint64_t(n) * geo.c_out + gi * mg) * out_plane;
+          Tensor win;
+          if (o0 == 0 && o1 == geo.oh) {
+            win = part(dy, dy0, dy0 + uint64_t(mg) * out_plane);
+          } else {
+            auto it = windows.find({n, gi, r0});
+            if (it == windows.end()) {
+              const uint32_t wrows = (o1 - o0) * geo.ow;
+              Tensor t = g.add_variable(exe::DType::kF32, {mg * wrows},
+                                        name + ".dy" + std::to_string(n) + "." + std::to_string(gi) + "." +
+                                            std::to_string(r0));
+              g.set_tile_mapping(t, tile);
+              for (uint32_t m = 0; m < mg; ++m) {
+                const uint64_t src = dy0 + m * out_plane + uint64_t(o0) * geo.ow;
+                gathers.add(graph::Copy(part(dy, src, src + wrows), t.slice(m * wrows, (m + 1) * wrows)));
+              }
+              it = windows.emplace(std::make_tuple(n, gi, r0), t).first;
+            }
+            win = it->second;
+          }
+          const graph::Vertex v = g.add_vertex(cs, "conv2d_grad_input", tile);
+          g.connect(v, "dx", dxb);
+          g.connect(v, "dy", tc.on(win, tile));
+          g.connect(v, "w", wb);
+          g.set_field(v, "cin", cb);
+          g.set_field(v, "cout", mg);
+          WindowGeometry local = geo;
+          local.h = r1 - r0;
+          local.oh = o1 - o0;
+          local.pt = 0;
+          conv_fields(g, v, local);
+          g.set_field(v, "ph", as_word(int64_t(geo.pt) + r0 - int64_t(o0) * geo.sh));
         }
-        it = wblocks.emplace(std::make_pair(gi, tile), wb).first;
-      }
-      const graph::Vertex v = g.add_vertex(cs, "conv2d_grad_input", tile);
-      g.connect(v, "dx", dxb);
-      g.connect(v, "dy", tc.on(part(dy, (uint64_t(n) * geo.c_out + gi * mg) * out_plane,
-                                    (uint64_t(n) * geo.c_out + (gi + 1) * mg) * out_plane),
-                               tile));
-      g.connect(v, "w", it->second);
-      g.set_field(v, "cin", cg);
-      g.set_field(v, "cout", mg);
-      conv_fields(g, v, geo);
-    }
+  for (graph::Program& c : gathers.body) prog.add(std::move(c));
   tc.finish(prog, graph::Execute(cs));
+  for (graph::Program& c : scatters.body) prog.add(std::move(c));
   return dx;
 }
 
+namespace {
+
+// conv2d_grad_weight's split when one image's x does not fit: blocks of cb input and mb
+// output channels, each image's dy rows in parts of `rows`; one vertex per (block, image,
+// part), the parts' partial sums reduced on the block's first tile.
+struct GradWeightSplit {
+  uint32_t cb = 1, mb = 1, rows = 1;
+};
+
+// x's rows [x0, x1) that dy rows [o0, o1) read (clipped to x).
+std::pair<uint32_t, uint32_t> x_rows(const WindowGeometry& geo, uint32_t o0, uint32_t o1) {
+  const int64_t lo = int64_t(o0) * geo.sh - geo.pt;
+  const int64_t hi = int64_t(o1 - 1) * geo.sh + int64_t(geo.kh - 1) * geo.dh - geo.pt + 1;
+  const int64_t a = std::clamp<int64_t>(lo, 0, geo.h - 1);
+  return {uint32_t(a), uint32_t(std::clamp<int64_t>(hi, a + 1, geo.h))};
+}
+
+uint32_t x_window(const WindowGeometry& geo, uint32_t rows) {
+  uint32_t win = 0;
+  for (uint32_t o0 = 0; o0 < geo.oh; o0 += rows) {
+    const auto [a, b] = x_rows(geo, o0, std::min(geo.oh, o0 + rows));
+    win = std::max(win, b - a);
+  }
+  return win;
+}
+
+// The split with the least estimated work per vertex (multiply-adds, words read, the
+// reduction's words) among those within the tiles whose x window and partial sums each
+// take at most a quarter of `budget` and a vertex's operands half; else the one whose
+// largest of those is least.
+GradWeightSplit plan_grad_weight(const WindowGeometry& geo, uint32_t batch, uint32_t tiles, double budget) {
+  const uint32_t cg = geo.c_in / geo.groups, mg = geo.c_out / geo.groups, kk = geo.kh * geo.kw;
+  GradWeightSplit best, least;
+  double best_cost = -1, least_over = -1;
+  for (uint32_t q = 1; q <= geo.oh; ++q) {
+    const uint32_t rows = ceil_div(geo.oh, q);
+    if (q > 1 && ceil_div(geo.oh, q - 1) == rows) continue;
+    const uint32_t parts = batch * ceil_div(geo.oh, rows), win = x_window(geo, rows);
+    for (uint32_t pc = 1; pc <= cg; ++pc) {
+      const uint32_t cb = ceil_div(cg, pc);
+      if (pc > 1 && ceil_div(cg, pc - 1) == cb) continue;
+      for (uint32_t pm = 1; pm <= mg; ++pm) {
+        const uint32_t mb = ceil_div(mg, pm);
+        if (pm > 1 && ceil_div(mg, pm - 1) == mb) continue;
+        const uint64_t jobs = uint64_t(geo.groups) * ceil_div(cg, cb) * ceil_div(mg, mb) * parts;
+        if (jobs > tiles) break;
+        const double block = double(mb) * cb * kk;
+        const double xb = 4.0 * cb * win * geo.w, pb = 4.0 * (parts + 1) * block;
+        const double vb = xb + 4.0 * (double(mb) * rows * geo.ow + block);
+        const double over = std::max({xb / (budget / 4), pb / (budget / 4), vb / (budget / 2)});
+        const double cost = block * rows * geo.ow + double(cb) * win * geo.w + double(mb) * rows * geo.ow +
+                            parts * block;
+        if (least_over < 0 || over < least_over) least_over = over, least = {cb, mb, rows};
+        if (over <= 1 && (best_cost < 0 || cost < best_cost)) best_cost = cost, best = {cb, mb, rows};
+      }
+    }
+  }
+  return best_cost < 0 ? least : best;
+}
+
+Tensor conv2d_grad_weight_split(graph::Graph& g, graph::Program& prog, const Tensor& x, const Tensor& dy,
+                                const WindowGeometry& geo, uint32_t batch, const std::string& name, double budget) {
+  const uint32_t cg = geo.c_in / geo.groups, mg = geo.c_out / geo.groups, kk = geo.kh * geo.kw;
+  const uint32_t tiles = g.target().tiles;
+  const GradWeightSplit sp = plan_grad_weight(geo, batch, tiles, budget);
+  const Tensor dw = g.add_variable(exe::DType::kF32, {geo.c_out, cg, geo.kh, geo.kw}, name);
+  const uint64_t in_plane = uint64_t(geo.h) * geo.w, out_plane = uint64_t(geo.oh) * geo.ow;
+  detail::TileCopies tc(g, name);
+  graph::Program gathers = graph::Sequence(), partial_copies = graph::Sequence(), scatters = graph::Sequence();
+  const graph::ComputeSet cs = g.add_compute_set(name);
+  const graph::ComputeSet rs = g.add_compute_set(name + ".reduce");
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Tensor> xwins, dywins;  // (image, channel, row) -> rows
+  // The rows [r0, r1) of `channels` channels of image n of t (planes of `plane`, rows of
+  // `width`), from channel c0: a tensor on `tile` made once per key.
+  auto window = [&](std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Tensor>& made, const Tensor& t,
+                    uint32_t cs_total, uint32_t n, uint32_t c0, uint32_t channels, uint32_t r0, uint32_t r1,
+                    uint32_t width, uint64_t plane, uint32_t full_rows, uint32_t tile, const char* what) {
+    const uint64_t base = (uint64_t(n) * cs_total + c0) * plane;
+    if (r0 == 0 && r1 == full_rows) return tc.on(part(t, base, base + uint64_t(channels) * plane), tile);
+    auto it = made.find({n, c0, r0});
+    if (it == made.end()) {
+      const uint32_t len = (r1 - r0) * width;
+      Tensor w = g.add_variable(exe::DType::kF32, {channels * len},
+                                name + "." + what + std::to_string(n) + "." + std::to_string(c0) + "." +
+                                    std::to_string(r0));
+      g.set_tile_mapping(w, tile);
+      for (uint32_t c = 0; c < channels; ++c) {
+        const uint64_t src = base + c * plane + uint64_t(r0) * width;
+        gathers.add(graph::Copy(part(t, src, src + len), w.slice(c * len, (c + 1) * len)));
+      }
+      it = made.emplace(std::make_tuple(n, c0, r0), w).first;
+    }
+    return tc.on(it->second, tile);
+  };
+  uint32_t job = 0, block_id = 0;
+  bool reduce = false;
+  const uint32_t parts = batch * ceil_div(geo.oh, sp.rows);
+  for (uint32_t gi = 0; gi < geo.groups; ++gi)
+    for (uint32_t c0 = 0; c0 < cg; c0 += sp.cb)
+      for (uint32_t m0 = 0; m0 < mg; m0 += sp.mb, ++block_id) {
+        const uint32_t cb = std::min(cg, c0 + sp.cb) - c0, mb = std::min(mg, m0 + sp.mb) - m0;
+        const uint32_t len = mb * cb * kk, home = job % tiles;
+        // The block's sum: dw's slice when whole input channels, else a temporary on home
+        // copied into dw (mapped there) channel by channel.
+        Tensor sum;
+        const uint64_t dw0 = uint64_t(gi * mg + m0) * cg * kk;
+        if (cb == cg) {
+          sum = part(dw, dw0, dw0 + len);
+          g.set_tile_mapping(sum, home);
+        } else {
+          sum = g.add_variable(exe::DType::kF32, {len}, name + ".block" + std::to_string(block_id));
+          g.set_tile_mapping(sum, home);
+          for (uint32_t m = 0; m < mb; ++m) {
+            const uint64_t dst = dw0 + (uint64_t(m) * cg + c0) * kk;
+            g.set_tile_mapping(part(dw, dst, dst + cb * kk), home);
+            scatters.add(graph::Copy(sum.slice(m * cb * kk, (m + 1) * cb * kk), part(dw, dst, dst + cb * kk)));
+          }
+        }
+        Tensor partials;
+        if (parts > 1) {
+          partials = g.add_variable(exe::DType::kF32, {parts, len}, name + ".partials" + std::to_string(block_id));
+          g.set_tile_mapping(partials, home);
+        }
+        uint32_t p = 0;
+        for (uint32_t n = 0; n < batch; ++n)
+          for (uint32_t o0 = 0; o0 < geo.oh; o0 += sp.rows, ++p, ++job) {
+            const uint32_t tile = job % tiles, o1 = std::min(geo.oh, o0 + sp.rows);
+            const auto [x0, x1] = x_rows(geo, o0, o1);
+            Tensor target = sum;
+            if (parts > 1) {
+              target = g.add_variable(exe::DType::kF32, {len},
+                                      name + ".part" + std::to_string(block_id) + "." + std::to_string(p));
+              g.set_tile_mapping(target, tile);
+              partial_copies.add(graph::Copy(target, partials.flatten().slice(p * len, (p + 1) * len)));
+            }
+            const graph::Vertex v = g.add_vertex(cs, "conv2d_grad_weight", tile);
+            g.connect(v, "dweight", target);
+            g.connect(v, "x", window(xwins, x, geo.c_in, n, gi * cg + c0, cb, x0, x1, geo.w, in_plane, geo.h, tile, "x"));
+            g.connect(v, "dy", window(dywins, dy, geo.c_out, n, gi * mg + m0, mb, o0, o1, geo.ow, out_plane, geo.oh,
+                                      tile, "dy"));
+            g.set_field(v, "cin", cb);
+            g.set_field(v, "cout", mb);
+            WindowGeometry local = geo;
+            local.h = x1 - x0;
+            local.oh = o1 - o0;
+            conv_fields(g, v, local);
+            g.set_field(v, "ph", as_word(int64_t(geo.pt) + x0 - int64_t(o0) * geo.sh));
+            g.set_field(v, "accumulate", 0);
+          }
+        if (parts > 1) {
+          const graph::Vertex v = g.add_vertex(rs, "reduce_sum", home);
+          g.connect(v, "out", sum);
+          g.connect(v, "in", partials.flatten());
+          g.set_field(v, "n", len);
+          g.set_field(v, "k", parts);
+          reduce = true;
+        }
+      }
+  for (graph::Program& c : gathers.body) prog.add(std::move(c));
+  tc.finish(prog, graph::Execute(cs));
+  if (reduce) {
+    for (graph::Program& c : partial_copies.body) prog.add(std::move(c));
+    prog.add(graph::Execute(rs));
+  }
+  for (graph::Program& c : scatters.body) prog.add(std::move(c));
+  return dw;
+}
+
+}  // namespace
+
 Tensor conv2d_grad_weight(graph::Graph& g, graph::Program& prog, const Tensor& x, const Tensor& dy,
-                          const WindowGeometry& geo, uint32_t batch, const std::string& name) {
+                          const WindowGeometry& geo, uint32_t batch, const std::string& name, double budget) {
   const uint32_t cg = geo.c_in / geo.groups, mg = geo.c_out / geo.groups, per = cg * geo.kh * geo.kw;
+  // One image's x (a group's channels) in more than a quarter of the budget: split.
+  if (budget > 0 && 4.0 * cg * geo.h * geo.w > budget / 4)
+    return conv2d_grad_weight_split(g, prog, x, dy, geo, batch, name, budget);
   const Tensor dw = g.add_variable(exe::DType::kF32, {geo.c_out, cg, geo.kh, geo.kw}, name);
   const auto blocks = channel_blocks(geo.c_out, geo.groups, std::min(geo.c_out, g.target().tiles));
   std::vector<std::pair<uint32_t, uint32_t>> ranges;

@@ -56,7 +56,7 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   if (og.producer(w).kind == OpKind::kConstant) wts.w_values = og.constant_data(w);
   else wts.w = c.mapped(w);
   c.set_result(op, ops::conv2d_grad_input(c.graph(), body, c.mapped(op.operands[0]), wts, geometry(og, op),
-                                          og.info(op.result).shape[0], c.base(op) + ".conv_dx"));
+                                          og.info(op.result).shape[0], c.base(op) + ".conv_dx", c.grad_budget()));
 }
 
 }  // namespace

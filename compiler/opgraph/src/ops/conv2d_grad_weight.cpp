@@ -55,7 +55,7 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   const OpGraph& og = c.op_graph();
   c.set_result(op, ops::conv2d_grad_weight(c.graph(), body, c.mapped(op.operands[0]), c.mapped(op.operands[1]),
                                            geometry(og, op), og.info(op.operands[0]).shape[0],
-                                           c.base(op) + ".conv_dw"));
+                                           c.base(op) + ".conv_dw", c.grad_budget()));
 }
 
 }  // namespace

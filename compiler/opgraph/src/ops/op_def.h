@@ -34,6 +34,9 @@ class LowerContext {
   virtual const OpGraph& op_graph() = 0;
   virtual const ops::CostModel& cost() = 0;
   virtual double budget() = 0;  // bytes one op may use per tile
+  // The budget of a gradient op (conv2d_grad_input, conv2d_grad_weight): less than budget()
+  // for a model whose weights and velocities fill much of every tile.
+  virtual double grad_budget() { return budget(); }
   // Whether `bytes` more of constants replicated on the fullest tile (e.g. a conv's weight
   // blocks baked on every tile that reads them) still leave room for the rest: if so they
   // are counted and true returned; if not, the op stores its constants once (spread).

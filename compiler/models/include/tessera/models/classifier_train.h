@@ -32,6 +32,7 @@ struct ClassifierTrainConfig {
   float lr0 = 0.02f, momentum = 0.9f;
   uint32_t total_steps = 3750;      // the learning rate's linear decay to 0
   uint32_t firmware_bytes = 16384;  // SRAM the firmware takes on every tile
+  bool big_model = false;           // opgraph::LowerOptions::big_model for both programs
 };
 
 // The two op graphs: `train` (inputs "x", "labels"; output "loss"; gradients; one

@@ -24,6 +24,11 @@ struct LowerOptions {
   bool train = false;
   // The program's name; empty: "train" with `train`, else "infer".
   std::string program = {};
+  // The big-model rules (layers spread by their weights' share, each parameter updated
+  // right after its gradient, conv gradients within what the weights leave), which are on
+  // by themselves when the layers' weights, velocities and gradients would take more than
+  // half of what the firmware leaves on every tile: on for any model (tests).
+  bool big_model = false;
   // Tensors already in the graph to use for the op graph's parameters of these names (e.g.
   // those that lowering a training graph into the same vertex graph returned), so that a
   // second program works on the same, persistent parameter values: such a parameter gets

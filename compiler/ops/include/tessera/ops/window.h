@@ -100,16 +100,22 @@ namespace tessera::ops {
 // tiles taken in turn; operands are copied to the tile of the work that reads them.
 
 // dx [N, C, H, W] of conv2d from dy [N, M, OH, OW] and the weights: one conv2d_grad_input
-// vertex per image and group.
+// vertex per image, group, input channel block and dx row block (the block's dy rows and
+// weights copied to its tile), the blocks chosen for the least estimated work per vertex
+// among those that fit `budget` bytes (0: any) and number at most the tiles; one vertex
+// per image and group when those fill the tiles.
 graph::Tensor conv2d_grad_input(graph::Graph& g, graph::Program& prog, const graph::Tensor& dy,
                                 const ConvWeights& wts, const WindowGeometry& geo, uint32_t batch,
-                                const std::string& name);
+                                const std::string& name, double budget = 0);
 // dw [M, C/groups, kh, kw] of conv2d: output channel blocks x image parts, each part's sum
 // over its images on its tile (conv2d_grad_weight with accumulate), the parts' partial sums
-// added on the block's tile (reduce_sum).
+// added on the block's tile (reduce_sum). When one image's x (a group's channels) takes
+// more than a quarter of `budget` bytes (0: no limit), blocks of input and output channels
+// x parts of each image's dy rows instead, planned within the budget (the x and dy rows of
+// each part copied to its tile, the block's partial sums reduced on its first tile).
 graph::Tensor conv2d_grad_weight(graph::Graph& g, graph::Program& prog, const graph::Tensor& x,
                                  const graph::Tensor& dy, const WindowGeometry& geo, uint32_t batch,
-                                 const std::string& name);
+                                 const std::string& name, double budget = 0);
 // out [C]: sums of dy [N, C, hw] over images and positions, split as conv2d_grad_weight.
 graph::Tensor channel_sum(graph::Graph& g, graph::Program& prog, const graph::Tensor& dy, uint32_t channels,
                           uint32_t hw, uint32_t batch, const std::string& name);
