@@ -186,6 +186,12 @@ class CnnOps : public ::testing::Test {
 
   // Runs program "infer" of `e` on the emulator; returns the output streams, by name.
   static std::map<std::string, std::vector<float>> run(const exe::Executable& e, const Case& c, emu::Mode mode) {
+    return run(e, c, mode, c.inputs(), c.outputs());
+  }
+  // The case's tensors `inputs` fed to the streams of those names, `outputs` read back.
+  static std::map<std::string, std::vector<float>> run(const exe::Executable& e, const Case& c, emu::Mode mode,
+                                                       const std::vector<std::string>& inputs,
+                                                       const std::vector<std::string>& outputs) {
     emu::MachineOptions mo;
     mo.target = arch::find_target(e.target);
     mo.mode = mode;
@@ -194,11 +200,11 @@ class CnnOps : public ::testing::Test {
     runtime::Engine engine(m, e);
     engine.load();
     std::map<std::string, std::vector<float>> in, out;
-    for (const std::string& name : c.inputs()) {
+    for (const std::string& name : inputs) {
       in[name] = data(c, name);
       engine.connect_stream(name, std::span(in[name]));
     }
-    for (const std::string& name : c.outputs()) {
+    for (const std::string& name : outputs) {
       out[name].resize(data(c, name).size());
       engine.connect_stream(name, std::span(out[name]));
     }
@@ -401,23 +407,8 @@ TEST_F(CnnOps, ConvGradSplitsMatchTorch) {
       body.add(graph::HostRead(g.add_stream("dw", DType::kF32, ws), dw));
       g.add_program("infer", body);
       const exe::Executable e = passes::compile(g, co);
-      emu::MachineOptions mo;
-      mo.target = arch::find_target(e.target);
-      mo.mode = emu::Mode::kNative;
-      emu::Machine m(mo);
-      m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
-      runtime::Engine engine(m, e);
-      engine.load();
-      std::map<std::string, std::vector<float>> in, got;
-      for (const char* name : {"x", "w", "dy"}) {
-        in[name] = data(c, name);
-        engine.connect_stream(name, std::span(in[name]));
-      }
-      for (const char* name : {"dx", "dw"}) {
-        got[name].resize(data(c, name).size());
-        engine.connect_stream(name, std::span(got[name]));
-      }
-      engine.run("infer", std::chrono::minutes(5));
+      const std::map<std::string, std::vector<float>> got =
+          run(e, c, emu::Mode::kNative, {"x", "w", "dy"}, {"dx", "dw"});
       const std::string what = c.name + " budget " + std::to_string(int(budget));
       expect_close(got.at("dx"), data(c, "dx"), what + " dx");
       expect_close(got.at("dw"), data(c, "dw"), what + " dw");

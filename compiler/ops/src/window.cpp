@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "tessera/ops/window.h"
+#include "reduce_vertex.h"
 
 namespace tessera::ops {
 
@@ -327,11 +328,7 @@ void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, con
     g.set_tile_mapping(out, p.tile);
     for (uint32_t r = 0; r < p.parts; ++r)
       copies.add(graph::Copy(partial[p.i + r * p.per].slice(p.q0, p.q1), gathers[k].slice(r * n, (r + 1) * n)));
-    const graph::Vertex v = g.add_vertex(cs, "reduce_sum", p.tile);
-    g.connect(v, "out", out);
-    g.connect(v, "in", gathers[k]);
-    g.set_field(v, "n", n);
-    g.set_field(v, "k", p.parts);
+    detail::add_reduce_sum(g, cs, p.tile, out, gathers[k], p.parts);
   }
   prog.add(std::move(copies));
   prog.add(graph::Execute(cs));

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "tessera/ops/window.h"
+#include "reduce_vertex.h"
 #include "tile_copies.h"
 
 namespace tessera::ops {
@@ -63,11 +64,7 @@ void sum_over_images(graph::Graph& g, graph::Program& prog, const Tensor& out,
       for (uint32_t n = p * per; n < std::min(batch, (p + 1) * per); ++n) vertex(cs, tile, n, b, target, n > p * per);
     }
     if (parts > 1) {
-      const graph::Vertex v = g.add_vertex(rs, "reduce_sum", home);
-      g.connect(v, "out", dst);
-      g.connect(v, "in", partials.flatten());
-      g.set_field(v, "n", len);
-      g.set_field(v, "k", parts);
+      detail::add_reduce_sum(g, rs, home, dst, partials.flatten(), parts);
       reduce = true;
     }
   }
@@ -476,11 +473,7 @@ Tensor conv2d_grad_weight_split(graph::Graph& g, graph::Program& prog, const Ten
             g.set_field(v, "accumulate", 0);
           }
         if (parts > 1) {
-          const graph::Vertex v = g.add_vertex(rs, "reduce_sum", home);
-          g.connect(v, "out", sum);
-          g.connect(v, "in", partials.flatten());
-          g.set_field(v, "n", len);
-          g.set_field(v, "k", parts);
+          detail::add_reduce_sum(g, rs, home, sum, partials.flatten(), parts);
           reduce = true;
         }
       }
