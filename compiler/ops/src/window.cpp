@@ -237,7 +237,10 @@ struct BlockedLayout {
     const uint32_t mb0 = m / ic * ic, ch = std::min(c_out_, mb0 + ic) - mb0, c0 = k * ik;
     return (uint64_t(mb0) * cg + uint64_t(ch) * c0 + uint64_t(m - mb0) * inputs(k)) * taps;
   }
-  uint32_t inputs(uint32_t k) const { return pk_ == 1 ? cg : std::min(c_in_, (k + 1) * ik) - k * ik; }
+  // Input block k's channels (none past the last: a forced plan may have more blocks).
+  uint32_t inputs(uint32_t k) const {
+    return pk_ == 1 ? cg : k * ik >= c_in_ ? 0 : std::min(c_in_, (k + 1) * ik) - k * ik;
+  }
   // [M, C/g, kh, kw] values in this layout.
   std::vector<float> arrange(const std::vector<float>& values) const {
     if (pk_ == 1) return values;
