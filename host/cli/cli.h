@@ -2,6 +2,7 @@
 // the command line and turns every exception into a message and a non-zero exit.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,16 @@ void print_memory(const std::vector<exe::TileMemory>& memory);
 // The last steps of every compile command: compiles `g`, prints the memory per tile (also
 // for a graph that does not fit, before rethrowing its error), writes the executable.
 exe::Executable compile_and_write(graph::Graph&& g, const passes::CompileOptions& o, const std::string& output);
+
+// compile_and_write of the graph `lower(p)` builds with memory proportion p (opgraph::
+// LowerOptions::memory_proportion): with `fixed` (the user's --memory-proportion) once;
+// else from 0.5, halving it while the graph does not fit, down to 1/16, saying so each time.
+exe::Executable compile_with_proportions(double fixed, bool is_fixed, const passes::CompileOptions& o,
+                                         const std::string& output, const std::function<graph::Graph(double)>& lower);
+// "0.25": a memory proportion as the user would write it.
+std::string proportion(double p);
+// Throws if --memory-proportion was given outside (0, 1].
+void check_memory_proportion(const CompileArgs& c, const CLI::App& cmd);
 
 // The fit check made before a compile allocates anything: `tensor_bytes`, a lower bound of
 // what the model's tensors take (each counted once, on no tile twice), against what the

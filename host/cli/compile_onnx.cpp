@@ -3,6 +3,8 @@
 // the executable written. Streams are named after the model's inputs and outputs.
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -19,13 +21,40 @@
 
 namespace tessera::cli {
 
-namespace {
 std::string proportion(double p) {
   char s[32];
   std::snprintf(s, sizeof s, "%g", p);
   return s;
 }
-}  // namespace
+
+void check_memory_proportion(const CompileArgs& c, const CLI::App& cmd) {
+  if (cmd.count("--memory-proportion") && !(c.memory_proportion > 0 && c.memory_proportion <= 1))
+    throw std::runtime_error("--memory-proportion " + proportion(c.memory_proportion) + ": must be in (0, 1]");
+}
+
+exe::Executable compile_with_proportions(double fixed, bool is_fixed, const passes::CompileOptions& o,
+                                         const std::string& output, const std::function<graph::Graph(double)>& lower) {
+  std::exception_ptr last;  // the last proportion's error: reported if a smaller one cannot even be lowered
+  for (double p = is_fixed ? fixed : 0.5;; p /= 2) {
+    std::optional<graph::Graph> g;
+    try {
+      g.emplace(lower(p));
+    } catch (const std::exception& e) {
+      if (!last) throw;
+      note("cannot lower with memory proportion " + proportion(p) + " (" + e.what() + "): the error with " +
+           proportion(2 * p) + " stands");
+      std::rethrow_exception(last);
+    }
+    try {
+      return compile_and_write(std::move(*g), o, output);
+    } catch (const passes::CompileError& e) {
+      if (is_fixed || p <= 1.0 / 16) throw;
+      last = std::current_exception();
+      note("does not fit with memory proportion " + proportion(p) + ": lowering again with " + proportion(p / 2) +
+           " (smaller shares per op)");
+    }
+  }
+}
 
 int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   const arch::Target* target = arch::find_target(c.target);
@@ -39,8 +68,7 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   if (batches > kMaxTransfersPerRun)
     throw std::runtime_error("--batches " + std::to_string(batches) + ": at most " + std::to_string(kMaxTransfersPerRun) +
                              " host transfers per run");
-  if (cmd.count("--memory-proportion") && !(c.memory_proportion > 0 && c.memory_proportion <= 1))
-    throw std::runtime_error("--memory-proportion " + proportion(c.memory_proportion) + ": must be in (0, 1]");
+  check_memory_proportion(c, cmd);
   check_input_file(c.model, "model");
   check_output_file(c.output, "-o");
   const auto start = std::chrono::steady_clock::now();
@@ -70,8 +98,7 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
              c.target, target->tiles, target->sram_bytes, o.layout.firmware_end - arch::kSramBase);
   // Lowered with the given memory proportion, or 0.5 and, while the model does not fit,
   // again with half of it (finer splits), down to 1/16.
-  const bool fixed = cmd.count("--memory-proportion") > 0;
-  for (double p = fixed ? c.memory_proportion : 0.5;; p /= 2) {
+  compile_with_proportions(c.memory_proportion, cmd.count("--memory-proportion") > 0, o, c.output, [&](double p) {
     graph::Graph g(*target);
     opgraph::LowerOptions lo;
     lo.batches = batches;
@@ -85,15 +112,8 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
     }
     note("lowered in " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - lower_start).count()) +
          " s with memory proportion " + proportion(p) + "; program \"infer\" x " + std::to_string(batches));
-    try {
-      compile_and_write(std::move(g), o, c.output);
-      break;
-    } catch (const passes::CompileError& e) {
-      if (fixed || p <= 1.0 / 16) throw;
-      note("does not fit with memory proportion " + proportion(p) + ": lowering again with " + proportion(p / 2) +
-           " (smaller shares per op)");
-    }
-  }
+    return g;
+  });
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("wrote %s, compiled in %.2f s\n", c.output.c_str(), s);
   return 0;

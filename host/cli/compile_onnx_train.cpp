@@ -31,6 +31,7 @@ int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CL
   cfg.lr0 = t.lr;
   cfg.momentum = t.momentum;
   check_output_file(c.output, "-o");
+  check_memory_proportion(c, cmd);
 
   const auto start = std::chrono::steady_clock::now();
   onnx_import::ImportOptions io;
@@ -44,17 +45,19 @@ int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CL
   passes::CompileOptions o = passes::firmware_options(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware, target);
   o.progress = [](const std::string& line) { note("  " + line); };
   cfg.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
-  graph::Graph g(*target);
-  try {
-    models::build_classifier_training(g, m.graph, mi.graph, cfg);
-  } catch (const opgraph::OpGraphError& e) {
-    throw std::runtime_error(c.model + ": cannot be trained on the tiles: " + e.what());
-  }
-  note("programs \"train\" x " +
-       std::to_string(cfg.steps_per_sync) + " steps, lr " + std::to_string(cfg.lr0) + " linear to 0 over " +
-       std::to_string(cfg.total_steps) + " steps, momentum " + std::to_string(cfg.momentum) + "; \"infer\" x " +
-       std::to_string(cfg.infer_batches));
-  const exe::Executable e = compile_and_write(std::move(g), o, c.output);
+  compile_with_proportions(c.memory_proportion, cmd.count("--memory-proportion") > 0, o, c.output, [&](double p) {
+    graph::Graph g(*target);
+    cfg.memory_proportion = p;
+    try {
+      models::build_classifier_training(g, m.graph, mi.graph, cfg);
+    } catch (const opgraph::OpGraphError& e) {
+      throw std::runtime_error(c.model + ": cannot be trained on the tiles: " + e.what());
+    }
+    note("programs \"train\" x " + std::to_string(cfg.steps_per_sync) + " steps, lr " + std::to_string(cfg.lr0) +
+         " linear to 0 over " + std::to_string(cfg.total_steps) + " steps, momentum " + std::to_string(cfg.momentum) +
+         "; \"infer\" x " + std::to_string(cfg.infer_batches) + "; memory proportion " + proportion(p));
+    return g;
+  });
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("\nprograms: train (streams x, labels in; loss out), infer (x_infer in; logits out); parameters: the "
               "model's weights by their ONNX names\nwrote %s, compiled in %.2f s\n",

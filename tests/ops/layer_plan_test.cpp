@@ -136,8 +136,11 @@ std::vector<uint32_t> bits(const std::vector<float>& v) {
 }
 
 // A layer X [b, k] W [k, n] on grid (pk, pn) with batch split pb for every product: Y = X W,
-// dX = dY W^T, dW = X^T dY into a tensor laid out like W; on the emulator (native).
-void run_layer(uint32_t b, uint32_t k, uint32_t n, uint32_t pk, uint32_t pn, uint32_t pb) {
+// dX = dY W^T, dW = X^T dY into a tensor laid out like W, and Y2 = X W again on a plan of
+// its own (grid pk2 x pn2: W's blocks copied by rows where the grids differ); on the
+// emulator (native). W is read back as the host sees it (logical order).
+void run_layer(uint32_t b, uint32_t k, uint32_t n, uint32_t pk, uint32_t pn, uint32_t pb, uint32_t pk2 = 1,
+               uint32_t pn2 = 1) {
   SCOPED_TRACE("grid " + std::to_string(pk) + "x" + std::to_string(pn) + ", batch split " + std::to_string(pb));
   std::mt19937 rng(b * 7 + k * 3 + n + pk * 100 + pn * 1000 + pb * 10000);
   std::uniform_real_distribution<float> d(-1.0f, 1.0f);
@@ -166,17 +169,33 @@ void run_layer(uint32_t b, uint32_t k, uint32_t n, uint32_t pk, uint32_t pn, uin
   ops::MatMulOptions o = ops::layer_options(plan, ps, 2);
   o.c = ops::variable_like(g, DType::kF32, W, "DW");
   const Tensor DW = ops::matmul_tn(g, prog, X, DY, plan.plans[2], "DW", o);
+  const Tensor Y2 = ops::matmul(g, prog, X, W, ops::estimate_matmul(b, k, n, 1, pk2, pn2, ops::CostModel{}), "Y2");
   EXPECT_EQ(DW.var, o.c.var);
   EXPECT_EQ(g.intervals(DW), g.intervals(W));
-  // W's block (ik, in) on tile ik * pn + in.
+  // W is stored block by block when its columns are split, dW as W; each block contiguous
+  // on tile ik * pn + in.
+  const graph::Blocking& bl = g.variables()[W.var].blocking;
+  EXPECT_EQ(bl.blocked(), pn > 1);
+  EXPECT_EQ(g.variables()[DW.var].blocking, bl);
   for (uint32_t ik = 0; ik < pk; ++ik)
     for (uint32_t in = 0; in < pn; ++in) {
-      const uint32_t r = split_begin(k, pk, ik), c = split_begin(n, pn, in);
-      EXPECT_EQ(g.intervals(W.slice(r * n + c, r * n + c + 1)).at(0).tile, ik * pn + in);
+      const uint32_t r0 = split_begin(k, pk, ik), r1 = split_begin(k, pk, ik + 1);
+      const uint32_t c0 = split_begin(n, pn, in), c1 = split_begin(n, pn, in + 1);
+      const uint32_t at = bl.blocked() ? bl.block_begin(ik, in) : r0 * n + c0;
+      if (bl.blocked() || pn == 1) {
+        const std::vector<Interval> iv = g.intervals(W.slice(at, at + (r1 - r0) * (c1 - c0)));
+        ASSERT_EQ(iv.size(), 1u);
+        EXPECT_EQ(iv[0].tile, ik * pn + in);
+      }
     }
   prog.add(HostRead(g.add_stream("y", DType::kF32, {b, n}), Y));
   prog.add(HostRead(g.add_stream("dx", DType::kF32, {b, k}), DX));
-  prog.add(HostRead(g.add_stream("dw", DType::kF32, {k, n}), DW));
+  prog.add(HostRead(g.add_stream("y2", DType::kF32, {b, n}), Y2));
+  // dW (a temporary, stored like W) streamed from a row-major copy (relayout copies by
+  // logical element).
+  Tensor rows = g.add_variable(DType::kF32, {k, n}, "DW.rows.layout");
+  g.map_linearly(rows, n);
+  prog.add(HostRead(g.add_stream("dw", DType::kF32, {k, n}), ops::relayout(g, prog, DW, rows, "DW.rows")));
   g.add_program("main", prog);
   const passes::CompileOptions co =
       passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
@@ -189,13 +208,17 @@ void run_layer(uint32_t b, uint32_t k, uint32_t n, uint32_t pk, uint32_t pn, uin
   m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
   runtime::Engine engine(m, e);
   engine.load();
-  std::vector<float> y(size_t{b} * n), dx(size_t{b} * k), dw(size_t{k} * n);
+  std::vector<float> y(size_t{b} * n), dx(size_t{b} * k), y2(size_t{b} * n), dw(size_t{k} * n);
   engine.connect_stream("x", std::span(x));
   engine.connect_stream("dy", std::span(dy));
   engine.connect_stream("y", std::span(y));
   engine.connect_stream("dx", std::span(dx));
+  engine.connect_stream("y2", std::span(y2));
   engine.connect_stream("dw", std::span(dw));
   engine.run("main", std::chrono::minutes(1));
+  EXPECT_EQ(bits(engine.read_tensor_as<float>("W")), bits(w));
+  EXPECT_EQ(bits(y2), bits(reference(b, k, n, pk2, [&](uint32_t i, uint32_t p) { return x[size_t{i} * k + p]; },
+                                     [&](uint32_t p, uint32_t j) { return w[size_t{p} * n + j]; })));
   EXPECT_EQ(bits(y), bits(reference(b, k, n, pk, [&](uint32_t i, uint32_t p) { return x[size_t{i} * k + p]; },
                                     [&](uint32_t p, uint32_t j) { return w[size_t{p} * n + j]; })));
   EXPECT_EQ(bits(dx), bits(reference(b, n, k, pn, [&](uint32_t i, uint32_t p) { return dy[size_t{i} * n + p]; },
@@ -207,9 +230,11 @@ void run_layer(uint32_t b, uint32_t k, uint32_t n, uint32_t pk, uint32_t pn, uin
 TEST(LayerPlanner, ProductsOnOneWeightLayoutMatchPlainCpp) {
   run_layer(12, 20, 9, 1, 1, 1);  // everything on tile 0, the gradient written by its vertex
   run_layer(12, 20, 9, 4, 1, 1);  // whole rows: W read in place, no gradient reduction
-  run_layer(12, 20, 9, 2, 3, 1);  // partial rows: W copied on its tile, gradient rows copied
-  run_layer(12, 20, 9, 2, 2, 3);  // a batch split: W copied to more tiles, gradient reduced
-  run_layer(7, 5, 16, 5, 2, 1);
+  run_layer(12, 20, 9, 2, 3, 1, 3, 2);  // W stored by blocks, read in place; the gradient's
+                                        // blocks written by their vertices
+  run_layer(12, 20, 9, 2, 2, 3, 1, 3);  // a batch split: W's blocks copied whole, gradient reduced
+  run_layer(7, 5, 16, 5, 2, 1, 2, 5);
+  run_layer(7, 5, 16, 1, 4, 2, 5, 1);
 }
 
 }  // namespace

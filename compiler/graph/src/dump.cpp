@@ -45,7 +45,9 @@ std::string dump(const Graph& g) {
   for (uint32_t i = 0; i < g.variables().size(); ++i) {
     const Variable& v = g.variables()[i];
     o << "tensor " << v.name << " " << exe::dtype_name(v.dtype) << shape_string(v.shape)
-      << (v.initial.empty() ? "" : " initial") << (v.hidden ? " hidden" : "") << ":";
+      << (v.initial.empty() ? "" : " initial") << (v.hidden ? " hidden" : "");
+    if (v.blocking.blocked()) o << " blocks=" << v.blocking.pr << "x" << v.blocking.pc;
+    o << ":";
     const bool mapped = v.mapping.all_mapped(0, v.size());
     o << (mapped ? intervals_text(g, g.tensor(i)) : " unmapped") << "\n";
   }

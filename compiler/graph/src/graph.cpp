@@ -75,6 +75,27 @@ void Graph::set_initial_value(const Tensor& t, const std::vector<float>& values)
   set_initial_words(t, words);
 }
 
+void Graph::set_blocking(const Tensor& t, uint32_t pr, uint32_t pc) {
+  Variable& v = var_of(t, "set_blocking");
+  const std::string what = "set_blocking(" + describe(t) + ", " + std::to_string(pr) + ", " + std::to_string(pc) + "): ";
+  if (t.begin != 0 || t.end != v.size() || v.shape.size() != 2) throw GraphError(what + "needs a whole matrix");
+  if (pr == 0 || pc == 0 || pr > v.shape[0] || pc > v.shape[1])
+    throw GraphError(what + "the grid does not fit " + shape_string(v.shape));
+  if (v.blocking.blocked()) throw GraphError(what + "already blocked");
+  if (!v.mapping.none_mapped(0, v.size())) throw GraphError(what + "already mapped");
+  v.blocking = Blocking{v.shape[0], v.shape[1], pr, pc};
+  if (!v.blocking.blocked()) {
+    v.blocking = Blocking{};
+    return;
+  }
+  if (!v.initial.empty()) {
+    std::vector<uint32_t> stored(v.initial.size());
+    for (const Blocking::Run& r : v.blocking.logical_runs(0, v.size()))
+      std::copy_n(v.initial.begin() + r.logical, r.count, stored.begin() + r.stored);
+    v.initial = std::move(stored);
+  }
+}
+
 namespace {
 
 GraphError unmapped(const Variable& v, uint32_t element) {

@@ -80,12 +80,14 @@ void build_classifier_training(graph::Graph& g, const OpGraph& model, const OpGr
   t.train = true;
   t.program = "train";
   t.big_model = c.big_model;
+  t.memory_proportion = c.memory_proportion;
   const std::map<std::string, graph::Tensor> bound = opgraph::lower(og.train, g, t);
   opgraph::LowerOptions i;
   i.batches = c.infer_batches;
   i.firmware_bytes = c.firmware_bytes;
   i.program = "infer";
   i.big_model = c.big_model;
+  i.memory_proportion = c.memory_proportion;
   i.parameters = bound;
   opgraph::lower(og.infer, g, i);
 }

@@ -200,6 +200,19 @@ class Lowering : public detail::LowerContext {
   std::pair<ops::MatMulPlan, ops::MatMulOptions> matmul_plan(const Op& op, uint32_t m, uint32_t k, uint32_t n) const {
     const auto it = layer_op_.find(static_cast<size_t>(&op - og_.ops().data()));
     if (it != layer_op_.end()) return it->second;
+    // A weight another program stored block by block (graph/blocking.h): its grid, so that
+    // the first row block's partials read the blocks in place.
+    if (op.kind == OpKind::kMatMul && tensors_[op.operands[1].id].valid()) {
+      const graph::Blocking& bl = g_.variables()[tensors_[op.operands[1].id].var].blocking;
+      if (bl.blocked() && bl.rows == k && bl.cols == n) {
+        ops::MatMulPlan best;
+        for (uint32_t pm = 1; pm <= std::min(m, g_.target().tiles / (bl.pr * bl.pc)); ++pm)
+          if (const ops::MatMulPlan p = ops::estimate_matmul(m, k, n, pm, bl.pr, bl.pc, cost_);
+              pm == 1 || (p.bytes <= budget_ && p.total() < best.total()))
+            best = p;
+        return {best, {}};
+      }
+    }
     return {ops::plan_matmul(m, k, n, g_.target().tiles, cost_, whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu, budget_),
             {}};
   }

@@ -12,17 +12,20 @@ using graph::Tensor;
 
 namespace {
 
-// The runs of `t` on tiles: (tile, offset of the run in t, the run as a view).
+// The runs of `t` on tiles: (tile, logical offset of the run in t, the run as a view); a
+// blocked variable's (graph/blocking.h, whole) split where its logical order jumps.
 struct Run {
   uint32_t tile, offset;
   Tensor view;
 };
 std::vector<Run> runs_of(const graph::Graph& g, const Tensor& t, const std::string& what) {
   const Tensor flat = t.flatten();
+  const graph::Blocking& bl = g.variables()[t.var].blocking;
   std::vector<Run> out;
   uint32_t covered = 0;
   for (const graph::Interval& i : g.intervals(t)) {
-    out.push_back({i.tile, i.begin - t.begin, flat.slice(i.begin - t.begin, i.end - t.begin)});
+    for (const graph::Blocking::Run& r : bl.stored_runs(i.begin - t.begin, i.end - t.begin))
+      out.push_back({i.tile, r.logical, flat.slice(r.stored, r.stored + r.count)});
     covered += i.end - i.begin;
   }
   if (covered != t.size()) throw GraphError(what + ": " + g.describe(t) + " is not mapped to tiles in full");

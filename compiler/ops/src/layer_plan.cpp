@@ -41,9 +41,9 @@ MatMulPlan estimate_layer_product(uint32_t k, uint32_t n, uint32_t pk, uint32_t 
   }
   const double w_block = ceil_div(k, pk) * ceil_div(n, pn);
   const bool grad = p.kind == LayerProduct::kWeightGrad;
-  // W's block is read in place on the first batch block's tiles when its rows are whole;
-  // a batch split copies it to the other tiles (the busiest port receives a block).
-  const double b_words = grad ? bk * bn : (pb == 1 && pn == 1) ? 0.0 : bk * bn;
+  // W's block (stored contiguously) is read in place on the first batch block's tiles; a
+  // batch split copies it to the other tiles (the busiest port receives a block).
+  const double b_words = grad ? bk * bn : pb == 1 ? 0.0 : bk * bn;
   const double gather = bm * bk + b_words;
   double reduce_compute = 0, reduce_words = 0, reduce_bytes = 0, supersteps = 4;
   if (!grad) {
@@ -52,7 +52,7 @@ MatMulPlan estimate_layer_product(uint32_t k, uint32_t n, uint32_t pk, uint32_t 
     reduce_compute = rows * cost.reduce_sum(bn * r.pk);
     reduce_words = bm * bn + r.pk * rows * bn;  // sent and received through one port
     reduce_bytes = rows * (r.pk + 1) * bn;
-  } else if (pb > 1 || pn > 1) {
+  } else if (pb > 1) {
     // Every row of a gradient block reduced on W's tile for the block.
     reduce_compute = bm * cost.reduce_sum(bn * pb);
     reduce_words = pb * bm * bn;

@@ -28,6 +28,38 @@ bool unmapped(const graph::Graph& g, const Tensor& t) {
   return g.variables().at(t.var).mapping.none_mapped(t.begin, t.end);
 }
 
+const graph::Blocking& blocking(const graph::Graph& g, const Tensor& t) { return g.variables().at(t.var).blocking; }
+
+// Logical elements [l0, l1) of `t` when they are one stored run: that run, else invalid.
+Tensor logical_slice(const graph::Graph& g, const Tensor& t, uint32_t l0, uint32_t l1) {
+  const graph::Blocking& bl = blocking(g, t);
+  if (!bl.blocked()) return t.slice(l0, l1);
+  const std::vector<graph::Blocking::Run> runs = bl.logical_runs(l0, l1);
+  return runs.size() == 1 ? g.tensor(t.var).slice(runs[0].stored, runs[0].stored + runs[0].count) : Tensor{};
+}
+
+// Rows [r0, r1) x columns [c0, c1) of the matrix `t` (`cols` columns) when they are stored
+// contiguously, row-major: one block of a blocked variable, or whole rows of a row-major
+// one; else invalid.
+Tensor contiguous_block(const graph::Graph& g, const Tensor& t, uint32_t cols, uint32_t r0, uint32_t r1,
+                        uint32_t c0, uint32_t c1) {
+  const graph::Blocking& bl = blocking(g, t);
+  if (!bl.blocked()) return c0 == 0 && c1 == cols ? t.slice(r0 * cols, r1 * cols) : Tensor{};
+  uint32_t i = 0, j = 0;
+  if (!bl.is_block(r0, r1, c0, c1, i, j)) return {};
+  const uint32_t at = bl.block_begin(i, j);
+  return g.tensor(t.var).slice(at, at + (r1 - r0) * (c1 - c0));
+}
+
+// Copies logical elements [l0, l1) of `t` to `dst` (as many elements), one Copy per stored
+// run.
+void copy_logical(const graph::Graph& g, graph::Program& prog, const Tensor& t, uint32_t l0, uint32_t l1,
+                  const Tensor& dst) {
+  for (const graph::Blocking::Run& r : blocking(g, t).logical_runs(l0, l1))
+    prog.add(Copy(g.tensor(t.var).slice(r.stored, r.stored + r.count),
+                  dst.slice(r.logical - l0, r.logical - l0 + r.count)));
+}
+
 }  // namespace
 
 MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint32_t pk, uint32_t pn,
@@ -36,17 +68,17 @@ MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint
   const double bm = ceil_div(m, pm), bk = ceil_div(k, pk), bn = ceil_div(n, pn);
   const double reduce_rows = std::ceil(bm / pk);
   p.compute = cost.matmul(bm * bk * bn) + reduce_rows * cost.reduce_sum(bn * pk);
-  // Gather: every tile receives its A block, and its B block unless B can stay put.
-  const double b_words = (pm == 1 && pn == 1) ? 0.0 : bk * bn;
+  // Gather: every tile receives its A block, and its B block unless B can stay put (a weight
+  // placed by the op is stored block by block: graph/blocking.h).
+  const double b_words = pm == 1 ? 0.0 : bk * bn;
   const double gather = bm * bk + b_words;
   // Reduce: a tile sends its partial block and receives pk slices of its rows, both through
   // its one SRAM port.
   const double reduce = bm * bn + pk * reduce_rows * bn;
   p.exchange = cost.exchange(gather) + cost.exchange(reduce) + 4 * cost.superstep;
-  // A and B blocks, the partial, the gathered partial rows and the rows of C it reduces.
-  p.bytes = 4 * (bm * bk + bk * bn + bm * bn + reduce_rows * (pk + 1) * bn);
-  // A weight placed by the op stays on tile (0, ik, in) besides the copies the plan makes.
-  if (pm > 1 || pn > 1) p.bytes += 4 * bk * bn;
+  // B's block (read in place or copied), the partial, and either A's block (while the
+  // partials are made) or the gathered partial rows and the rows of C it reduces (after).
+  p.bytes = 4 * (bk * bn + bm * bn + std::max(bm * bk, reduce_rows * (pk + 1) * bn));
   return p;
 }
 
@@ -110,6 +142,10 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
   const bool baked = o.b_values != nullptr;  // B is data: each block a constant of its own
   if (baked && (ta || tb)) throw GraphError("matmul '" + name + "': constant B only for the plain product");
   const bool place_b = !baked && !ta && !tb && unmapped(g, b);
+  // A blocked operand (graph/blocking.h) is used whole: its offsets are not the logical ones.
+  for (const Tensor* t : {&a, &b, &o.c})
+    if (t->valid() && blocking(g, *t).blocked() && (t->begin != 0 || t->end != g.variables()[t->var].size()))
+      throw GraphError("matmul '" + name + "': " + g.describe(*t) + " is part of a variable stored block by block");
   const char* codelet = ta ? "matmul_tn" : tb ? "matmul_nt" : "matmul";
   auto tile_of = [&](uint32_t im, uint32_t ik, uint32_t in) {
     const uint32_t t = o.tile ? o.tile(im, ik, in) : (im * pk + ik) * pn + in;
@@ -118,26 +154,33 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
   };
   const std::string at = "@";
 
-  // B's blocks: a weight not yet placed goes row by row to tile (0, ik, in), where the
-  // partials of the first row block read it in place when pn == 1 (its rows k0..k1 are
-  // then contiguous).
-  if (place_b)
+  // B's blocks: a weight not yet placed goes to tile (0, ik, in), where the partials of the
+  // first row block read it in place. With its columns split it is stored block by block
+  // (graph/blocking.h), so that each block is contiguous.
+  if (place_b) {
+    if (pn > 1 && b.begin == 0 && b.end == g.variables()[b.var].size()) g.set_blocking(b, pk, pn);
     for (uint32_t ik = 0; ik < pk; ++ik)
       for (uint32_t in = 0; in < pn; ++in) {
         const uint32_t k0 = split_begin(k, pk, ik), k1 = split_begin(k, pk, ik + 1);
         const uint32_t n0 = split_begin(n, pn, in), n1 = split_begin(n, pn, in + 1);
-        for (uint32_t p = k0; p < k1; ++p) g.set_tile_mapping(b.slice(p * n + n0, p * n + n1), tile_of(0, ik, in));
+        if (const Tensor blk = contiguous_block(g, b, n, k0, k1, n0, n1); blk.valid())
+          g.set_tile_mapping(blk, tile_of(0, ik, in));
+        else
+          for (uint32_t p = k0; p < k1; ++p) g.set_tile_mapping(b.slice(p * n + n0, p * n + n1), tile_of(0, ik, in));
       }
+  }
 
   const graph::ComputeSet partials = g.add_compute_set(name + ".partials");
   Tensor c = o.c.valid() ? o.c : g.add_variable(exe::DType::kF32, {m, n}, name);
   std::vector<Tensor> partial(size_t{pm} * pk * pn);
   auto slot = [&](uint32_t im, uint32_t ik, uint32_t in) { return (im * pk + ik) * pn + in; };
-  // With a destination and pk == 1, a block lying whole on its tile is written directly.
+  // With a destination and pk == 1, a block stored contiguously on its tile is written
+  // directly.
   auto direct = [&](uint32_t im, uint32_t in) -> Tensor {
-    if (!o.c.valid() || pk != 1 || pn != 1) return {};
-    const Tensor blk = c.slice(split_begin(m, pm, im) * n, split_begin(m, pm, im + 1) * n);
-    return g.lies_on(blk, tile_of(im, 0, in)) ? blk : Tensor{};
+    if (!o.c.valid() || pk != 1) return {};
+    const Tensor blk = contiguous_block(g, c, n, split_begin(m, pm, im), split_begin(m, pm, im + 1),
+                                        split_begin(n, pn, in), split_begin(n, pn, in + 1));
+    return blk.valid() && g.lies_on(blk, tile_of(im, 0, in)) ? blk : Tensor{};
   };
 
   // Gather operand blocks and compute the partials.
@@ -156,15 +199,16 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
         g.set_tile_mapping(ablk, t);
         if (ta)
           for (uint32_t p = 0; p < depth; ++p)
-            prog.add(Copy(a.slice((k0 + p) * m + m0, (k0 + p) * m + m1), ablk.slice(p * rows, (p + 1) * rows)));
+            copy_logical(g, prog, a, (k0 + p) * m + m0, (k0 + p) * m + m1, ablk.slice(p * rows, (p + 1) * rows));
         else
           for (uint32_t r = 0; r < rows; ++r)
-            prog.add(Copy(a.slice((m0 + r) * k + k0, (m0 + r) * k + k1), ablk.slice(r * depth, (r + 1) * depth)));
+            copy_logical(g, prog, a, (m0 + r) * k + k0, (m0 + r) * k + k1, ablk.slice(r * depth, (r + 1) * depth));
         // B's block as the codelet takes it (cols x depth when tb, else depth x cols): in
-        // place when it is contiguous in b (all of b's columns) and lies on this tile.
+        // place when it is stored contiguously (all of b's columns, or a block of a blocked
+        // b) and lies on this tile; copied whole when only contiguous.
         Tensor bop;
-        const bool b_whole = tb ? depth == k : cols == n;
-        const Tensor b_rows = baked ? Tensor{} : tb ? b.slice(n0 * k, n1 * k) : b.slice(k0 * n, k1 * n);
+        const Tensor b_blk = baked ? Tensor{} : tb ? contiguous_block(g, b, k, n0, n1, k0, k1)
+                                                   : contiguous_block(g, b, n, k0, k1, n0, n1);
         if (baked) {
           bop = g.add_variable(exe::DType::kF32, {depth, cols},
                                o.b_name + "[" + std::to_string(k0) + ":" + std::to_string(k1) + "," +
@@ -174,19 +218,20 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
           for (uint32_t p = 0; p < depth; ++p)
             std::copy_n(o.b_values->begin() + (size_t{k0} + p) * n + n0, cols, blk.begin() + size_t{p} * cols);
           g.set_initial_value(bop, blk);
-        } else if (b_whole && g.lies_on(b_rows, t)) {
-          bop = b_rows;
-        } else if (tb) {
-          // B's block cols x depth (rows n0..n1 of b, columns k0..k1).
-          bop = g.add_variable(exe::DType::kF32, {cols, depth}, name + ".b" + id);
-          g.set_tile_mapping(bop, t);
-          for (uint32_t j = 0; j < cols; ++j)
-            prog.add(Copy(b.slice((n0 + j) * k + k0, (n0 + j) * k + k1), bop.slice(j * depth, (j + 1) * depth)));
+        } else if (b_blk.valid() && g.lies_on(b_blk, t)) {
+          bop = b_blk;
         } else {
-          bop = g.add_variable(exe::DType::kF32, {depth, cols}, name + ".b" + id);
+          bop = g.add_variable(exe::DType::kF32, tb ? std::vector<uint32_t>{cols, depth} : std::vector<uint32_t>{depth, cols},
+                               name + ".b" + id);
           g.set_tile_mapping(bop, t);
-          for (uint32_t p = 0; p < depth; ++p)
-            prog.add(Copy(b.slice((k0 + p) * n + n0, (k0 + p) * n + n1), bop.slice(p * cols, (p + 1) * cols)));
+          if (b_blk.valid())
+            prog.add(Copy(b_blk, bop));
+          else if (tb)  // rows n0..n1 of b, columns k0..k1
+            for (uint32_t j = 0; j < cols; ++j)
+              copy_logical(g, prog, b, (n0 + j) * k + k0, (n0 + j) * k + k1, bop.slice(j * depth, (j + 1) * depth));
+          else
+            for (uint32_t p = 0; p < depth; ++p)
+              copy_logical(g, prog, b, (k0 + p) * n + n0, (k0 + p) * n + n1, bop.slice(p * cols, (p + 1) * cols));
         }
         Tensor& out = partial[slot(im, ik, in)];
         out = direct(im, in);
@@ -213,7 +258,14 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
       if (direct(im, in).valid()) continue;
       const uint32_t m0 = split_begin(m, pm, im), rows = split_begin(m, pm, im + 1) - m0;
       const uint32_t n0 = split_begin(n, pn, in), cols = split_begin(n, pn, in + 1) - n0;
-      auto row_of_c = [&](uint32_t r) { return c.slice((m0 + r) * n + n0, (m0 + r) * n + n0 + cols); };
+      auto row_of_c = [&](uint32_t r) {
+        const uint32_t l0 = (m0 + r) * n + n0;
+        const Tensor row = logical_slice(g, c, l0, l0 + cols);
+        if (!row.valid())
+          throw GraphError("matmul '" + name + "': row " + std::to_string(m0 + r) + " of block (" + std::to_string(im) +
+                           ", " + std::to_string(in) + ") runs across the blocks of the destination " + g.describe(o.c));
+        return row;
+      };
       std::vector<RowRun> runs;
       if (!o.c.valid()) {
         for (uint32_t ir = 0; ir < pk; ++ir) {

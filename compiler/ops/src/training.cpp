@@ -23,9 +23,10 @@ std::vector<std::pair<uint32_t, Tensor>> runs(const graph::Graph& g, const Tenso
   return out;
 }
 
-// Whether a and b have the same runs (tile, offsets from their starts).
+// Whether a and b have the same runs (tile, offsets from their starts) and store their
+// elements in the same order.
 bool same_layout(const graph::Graph& g, const Tensor& a, const Tensor& b) {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size() || g.variables()[a.var].blocking != g.variables()[b.var].blocking) return false;
   const std::vector<graph::Interval> ia = g.intervals(a), ib = g.intervals(b);
   if (ia.size() != ib.size()) return false;
   for (size_t i = 0; i < ia.size(); ++i)
@@ -44,11 +45,16 @@ bool on_tile(const graph::Graph& g, const Tensor& t, uint32_t tile) {
 }  // namespace
 
 Tensor variable_like(graph::Graph& g, exe::DType dtype, const Tensor& layout, const std::string& name) {
-  Tensor t = g.add_variable(dtype, layout.shape, name);
+  const graph::Variable& lv = g.variables()[layout.var];
+  const graph::Blocking bl = lv.blocking;
+  if (bl.blocked() && (layout.begin != 0 || layout.end != lv.size()))
+    throw GraphError("'" + name + "': laid out like part of " + g.describe(layout) + ", which is stored block by block");
+  Tensor t = g.add_variable(dtype, bl.blocked() ? lv.shape : layout.shape, name);
+  if (bl.blocked()) g.set_blocking(t, bl.pr, bl.pc);
   const Tensor flat = t.flatten();
   for (const graph::Interval& in : g.intervals(layout))
     g.set_tile_mapping(flat.slice(in.begin - layout.begin, in.end - layout.begin), in.tile);
-  return t;
+  return t.reshape(layout.shape);
 }
 
 Tensor relayout(graph::Graph& g, graph::Program& prog, const Tensor& src, const Tensor& layout,
@@ -58,7 +64,18 @@ Tensor relayout(graph::Graph& g, graph::Program& prog, const Tensor& src, const 
                      " elements, the layout " + std::to_string(layout.size()));
   if (same_layout(g, src, layout)) return src;
   const Tensor dst = variable_like(g, g.variables()[src.var].dtype, layout, name).reshape(src.shape);
-  prog.add(Copy(src, dst));
+  const graph::Blocking &sb = g.variables()[src.var].blocking, &db = g.variables()[dst.var].blocking;
+  if (sb == db) {
+    prog.add(Copy(src, dst));
+    return dst;
+  }
+  // Stored in another order (graph/blocking.h; a blocked tensor is whole): element by
+  // logical element, one Copy per run stored contiguously in both.
+  const Tensor sv = g.tensor(src.var), dv = g.tensor(dst.var);
+  for (const graph::Blocking::Run& d : db.stored_runs(0, dst.size()))
+    for (const graph::Blocking::Run& r : sb.logical_runs(src.begin + d.logical, src.begin + d.logical + d.count))
+      prog.add(Copy(sv.slice(r.stored, r.stored + r.count),
+                    dv.slice(d.stored + (r.logical - src.begin - d.logical), d.stored + (r.logical - src.begin - d.logical) + r.count)));
   return dst;
 }
 

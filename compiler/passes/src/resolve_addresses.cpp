@@ -7,8 +7,11 @@
 //   - each exchange transfer -> arch::SendEntry{src addr, bytes, dst tile, dst addr}, with
 //     its count and strides in bytes when it repeats;
 //   - each condition -> per tile, the address of that tile's broadcast copy;
-//   - each user variable -> exe::Tensor with per-interval addresses; each host sync ->
+//   - each user variable -> exe::Tensor with per-interval addresses (a blocked variable's
+//     runs in logical order: graph/blocking.h); each host sync ->
 //     exe::Stream with per-run addresses (element offsets into the stream).
+#include <algorithm>
+
 #include "parallel.h"
 #include "tessera/passes/passes.h"
 
@@ -59,7 +62,26 @@ Resolved resolve_addresses(const graph::Graph& g, const Lowered& l, const Exchan
     t.dtype = var.dtype;
     t.shape = var.shape;
     t.persistent = !var.initial.empty();
-    for (const MemoryPlan::Placed& p : m.tensors[v]) t.intervals.push_back({p.tile, p.addr, p.begin, p.end - p.begin});
+    if (!var.blocking.blocked()) {
+      for (const MemoryPlan::Placed& p : m.tensors[v]) t.intervals.push_back({p.tile, p.addr, p.begin, p.end - p.begin});
+      continue;
+    }
+    // A blocked variable (blocking.h): its runs in the host's (logical) order, merged where
+    // they continue one another on a tile.
+    for (const MemoryPlan::Placed& p : m.tensors[v])
+      for (const graph::Blocking::Run& r : var.blocking.stored_runs(p.begin, p.end))
+        t.intervals.push_back({p.tile, p.addr + (r.stored - p.begin) * 4, r.logical, r.count});
+    std::sort(t.intervals.begin(), t.intervals.end(),
+              [](const exe::Interval& a, const exe::Interval& b) { return a.offset < b.offset; });
+    std::vector<exe::Interval> merged;
+    for (const exe::Interval& i : t.intervals) {
+      exe::Interval* last = merged.empty() ? nullptr : &merged.back();
+      if (last && last->tile == i.tile && last->offset + last->count == i.offset && last->addr + last->count * 4 == i.addr)
+        last->count += i.count;
+      else
+        merged.push_back(i);
+    }
+    t.intervals = std::move(merged);
   }
   // Streams: one per host sync.
   for (uint32_t s = 0; s < l.host_syncs.size(); ++s) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "codelets/codelets.h"
 
@@ -67,9 +68,19 @@ GraphData read_graph(const ExeImage& image) {
   for (uint32_t t = 0; t < e.tensors.size(); ++t) {
     const exe::Tensor& x = e.tensors[t];
     const uint32_t eb = exe::dtype_bytes(x.dtype);
-    for (uint32_t i = 0; i < x.intervals.size(); ++i) {
+    // A tensor stored block by block lists each block's rows as intervals (logical order);
+    // intervals that continue one another in memory are one span (a block: one region).
+    std::vector<std::pair<uint32_t, uint32_t>> at;  // (tile, interval), by address
+    for (uint32_t i = 0; i < x.intervals.size(); ++i)
+      if (x.intervals[i].tile < e.tiles) at.emplace_back(x.intervals[i].tile, i);
+    std::sort(at.begin(), at.end(), [&](const auto& a, const auto& b) {
+      return std::tie(a.first, x.intervals[a.second].addr) < std::tie(b.first, x.intervals[b.second].addr);
+    });
+    for (const auto& [tile, i] : at) {
       const exe::Interval& iv = x.intervals[i];
-      if (iv.tile < e.tiles) spans[iv.tile].push_back({iv.addr, iv.addr + iv.count * eb, t, i});
+      std::vector<Span>& sp = spans[tile];
+      if (!sp.empty() && sp.back().tensor == t && sp.back().end == iv.addr) sp.back().end += iv.count * eb;
+      else sp.push_back({iv.addr, iv.addr + iv.count * eb, t, i});
     }
   }
   for (auto& s : spans) std::sort(s.begin(), s.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "tessera/arch/targets.h"
+#include "tessera/graph/blocking.h"
 #include "tessera/graph/codelets.h"
 #include "tessera/graph/program.h"
 #include "tessera/graph/tensor.h"
@@ -47,6 +48,7 @@ struct Variable {
   TileMap mapping;                // runs of elements on tiles; elements in none are unmapped
   std::vector<uint32_t> initial;  // words; empty unless set_initial_value was called
   bool hidden = false;            // made by the compiler (e.g. broadcast conditions)
+  Blocking blocking;              // how its elements are stored (blocking.h); row-major by default
   uint32_t size() const { return elements; }
 };
 
@@ -86,8 +88,12 @@ class Graph {
   // Spreads `t` over the tiles in chunks of `grain` elements: tiles 0, 1, ... each take
   // ceil(size / tiles) rounded up to the grain (the last ones may get less or nothing).
   void map_linearly(const Tensor& t, uint32_t grain = 1);
+  // Initial values in stored order (blocking.h): for a blocked variable, permuted.
   void set_initial_value(const Tensor& t, const std::vector<float>& values);
   void set_initial_words(const Tensor& t, const std::vector<uint32_t>& words);
+  // Stores the matrix variable `t` (whole, 2-D, not yet mapped) block by block on a pr x pc
+  // grid (blocking.h); an initial value already set is permuted into the stored order.
+  void set_blocking(const Tensor& t, uint32_t pr, uint32_t pc);
   // The view of the whole variable; the variable's intervals (runs on one tile), in order.
   Tensor tensor(uint32_t var) const;
   std::vector<Interval> intervals(const Region& t) const;

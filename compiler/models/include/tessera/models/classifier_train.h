@@ -33,6 +33,7 @@ struct ClassifierTrainConfig {
   uint32_t total_steps = 3750;      // the learning rate's linear decay to 0
   uint32_t firmware_bytes = 16384;  // SRAM the firmware takes on every tile
   bool big_model = false;           // opgraph::LowerOptions::big_model for both programs
+  double memory_proportion = 0.5;   // opgraph::LowerOptions::memory_proportion for both
 };
 
 // The two op graphs: `train` (inputs "x", "labels"; output "loss"; gradients; one

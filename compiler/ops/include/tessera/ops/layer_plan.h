@@ -3,11 +3,11 @@
 // dW = X^T dY (matmul_tn) keeps one layout. W's blocks form a pk x pn grid, block (ik, in)
 // (rows split_begin(K, pk, ik).., columns split_begin(N, pn, in)..) on tile ik * pn + in;
 // each product adds its own split of the batch, pb, its grid position (ib, ik, in) on tile
-// (ib * pk + ik) * pn + in, so the first batch block's tiles are W's. A product reads W's
-// block in place there when pn == 1 (the block's rows are contiguous), else copies it; a
-// weight gradient's block (ik, in) is reduced over the batch on W's tile for that block,
-// into a tensor laid out like W (written by the matmul_tn vertex itself when pb == 1 and
-// pn == 1), so the update needs no copy.
+// (ib * pk + ik) * pn + in, so the first batch block's tiles are W's. W is stored block by
+// block when pn > 1 (graph/blocking.h), so a product reads W's block in place there; other
+// batch blocks copy it. A weight gradient's block (ik, in) is reduced over the batch on W's
+// tile for that block, into a tensor laid out like W (written by the matmul_tn vertex
+// itself when pb == 1), so the update needs no copy.
 #pragma once
 
 #include <cstdint>

@@ -59,7 +59,10 @@ struct MatMulOptions {
 // `prog` (a Sequence), and returns C, mapped. A and B must be mapped; they are only read.
 // With o.b_values, `b` is ignored (pass an invalid tensor) and each block is baked.
 // If B is unmapped it is mapped here, block by block where the plan needs it (weights):
-// block (ik, in) on tile (0, ik, in). An operand block lying whole and contiguous on the
+// block (ik, in) on tile (0, ik, in); with pn > 1 B is then stored block by block
+// (Graph::set_blocking), so that every block is contiguous. Blocked operands and
+// destinations (graph/blocking.h) are taken whole; their blocks are read and written in
+// place where the plan's blocks are theirs. An operand block lying whole and contiguous on the
 // vertex's tile (as the codelet takes it) is read in place; other blocks are copied.
 graph::Tensor matmul(graph::Graph& g, graph::Program& prog, const graph::Tensor& a, const graph::Tensor& b,
                      const MatMulPlan& plan, const std::string& name, const MatMulOptions& o = {});
