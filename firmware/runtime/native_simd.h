@@ -45,9 +45,10 @@ struct Conv2dShape {
 };
 
 // conv2d (codelets/conv2d.cpp) with its chains, eight output columns at once wherever the
-// kernel's row lies wholly inside x, one at a time (still with the FMA unit) elsewhere.
-// Returns false, doing nothing, for shapes it does not take (a column stride other than
-// 1, an empty kernel): the codelet then runs its portable loop.
+// kernel's row lies wholly inside x, masked lanes (still with the FMA unit) elsewhere; a
+// column stride above 1 reads the lanes' columns with a gather. Returns false, doing
+// nothing, for shapes it does not take (an empty kernel, one wider than 16, sizes or
+// strides near 2^31): the codelet then runs its portable loop.
 bool conv2d(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s);
 
 }  // namespace tessera::fw::simd

@@ -17,23 +17,32 @@ TESSERA_SIMD inline __m256i lanes_below(int n) {
 
 constexpr uint32_t kMaxKw = 16;  // wider kernels take the codelet's loop
 
-// R output channels (co .. co+R-1) by `cols` (<= 8) output columns from ox (column stride
-// 1), on ROWS output rows from oy that take the same kernel rows ry. Lane l is output
-// column ox + l; its term (ci, ky, kx) reads x column ox + l - pw + kx dw, and is in its
-// chain only when that column is inside x: masks[kx] has those lanes, and a lane outside
-// keeps its accumulator (blend), so every lane runs exactly the codelet's chain over ci,
-// ky, kx. kFull: every lane of every kx is inside. The R x ROWS chains are independent,
-// which hides the FMA unit's latency.
-template <int R, int ROWS, bool kFull>
+// Masks of one vector of 8 output columns: [kx] the lanes whose x column is inside x (and
+// that are output columns), [kw] the output columns.
+using Masks = __m256i[kMaxKw + 1];
+
+// R output channels (co .. co+R-1) by V vectors of 8 output columns from ox, on ROWS output
+// rows from oy that take the same kernel rows ry. Lane l of vector v is output column
+// ox + 8v + l; its term (ci, ky, kx) reads x column (ox + 8v + l) sw - pw + kx dw, and is in
+// its chain only when that column is inside x: masks[v][kx] has those lanes, and a lane
+// outside keeps its accumulator (blend), so every lane runs exactly the codelet's chain
+// over ci, ky, kx. kFull: every output column's lane of every kx is inside (lanes past the
+// last output column, never stored, read nothing and need no blend). kStrided (sw > 1): the
+// lanes' columns are sw apart, read by a gather at `step` (l sw); else by one masked load.
+// The R x ROWS x V chains are independent, which hides the FMA unit's latency.
+template <int R, int ROWS, int V, bool kFull, bool kStrided>
 TESSERA_SIMD void block(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s, uint32_t co,
-                        uint32_t oy, Span ry, uint32_t ox, const __m256i* masks) {
+                        uint32_t oy, Span ry, uint32_t ox, const Masks* masks, __m256i step) {
   const uint32_t plane = s.h * s.wd, kplane = s.kh * s.kw;
-  __m256 acc[ROWS][R];
+  const uintptr_t vstep = uintptr_t{8} * s.sw;  // x columns from one vector to the next
+  __m256 acc[ROWS][R][V];
 #pragma GCC unroll 8
   for (int q = 0; q < ROWS; ++q)
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) acc[q][r] = _mm256_setzero_ps();
-  const float* x0 = x + static_cast<intptr_t>(static_cast<int64_t>(ox) - static_cast<int32_t>(s.pw));  // lane 0, kx = 0
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
+      for (int v = 0; v < V; ++v) acc[q][r][v] = _mm256_setzero_ps();
+  const float* x0 = x + static_cast<intptr_t>(static_cast<int64_t>(ox) * s.sw - static_cast<int32_t>(s.pw));  // lane 0, kx = 0
   for (uint32_t ci = 0; ci < s.cin; ++ci) {
     const float* xc = x0 + static_cast<uintptr_t>(ci) * plane;
     const float* wc = w + (static_cast<uintptr_t>(co) * s.cin + ci) * kplane;
@@ -48,83 +57,120 @@ TESSERA_SIMD void block(float* y, const float* x, const float* w, const float* b
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r) wv[r] = _mm256_broadcast_ss(wr + static_cast<uintptr_t>(r) * s.cin * kplane + kx);
 #pragma GCC unroll 8
-        for (int q = 0; q < ROWS; ++q) {
-          const __m256 xv = _mm256_maskload_ps(xr[q] + kx * s.dw, masks[kx]);
+        for (int q = 0; q < ROWS; ++q)
 #pragma GCC unroll 8
-          for (int r = 0; r < R; ++r) {
-            const __m256 f = _mm256_fmadd_ps(xv, wv[r], acc[q][r]);
-            acc[q][r] = kFull ? f : _mm256_blendv_ps(acc[q][r], f, _mm256_castsi256_ps(masks[kx]));
+          for (int v = 0; v < V; ++v) {
+            const float* at = xr[q] + v * vstep + kx * s.dw;
+            const __m256i m = masks[v][kx];
+            // lanes outside read nothing (and keep their accumulator below, or are not stored)
+            __m256 xv;
+            if constexpr (!kStrided)
+              xv = _mm256_maskload_ps(at, m);
+            else
+              xv = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), at, step, _mm256_castsi256_ps(m), 4);
+#pragma GCC unroll 8
+            for (int r = 0; r < R; ++r) {
+              const __m256 f = _mm256_fmadd_ps(xv, wv[r], acc[q][r][v]);
+              acc[q][r][v] = kFull ? f : _mm256_blendv_ps(acc[q][r][v], f, _mm256_castsi256_ps(m));
+            }
           }
-        }
       }
     }
   }
-  const __m256i store = masks[s.kw];  // the lanes that are output columns
 #pragma GCC unroll 8
   for (int q = 0; q < ROWS; ++q)
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) {
-      const __m256 out = _mm256_add_ps(acc[q][r], _mm256_broadcast_ss(b + co + r));
-      _mm256_maskstore_ps(y + (static_cast<uintptr_t>(co + r) * s.oh + oy + q) * s.ow + ox, store, out);
-    }
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
+      for (int v = 0; v < V; ++v) {
+        const __m256 out = _mm256_add_ps(acc[q][r][v], _mm256_broadcast_ss(b + co + r));
+        _mm256_maskstore_ps(y + (static_cast<uintptr_t>(co + r) * s.oh + oy + q) * s.ow + ox + 8 * v, masks[v][s.kw], out);
+      }
 }
 
-template <int R, int ROWS>
-TESSERA_SIMD void channels(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s,
-                           uint32_t co) {
-  const int64_t pw = static_cast<int32_t>(s.pw);
-  for (uint32_t ox = 0; ox < s.ow; ox += 8) {
-    const int cols = static_cast<int>(std::min<uint32_t>(8, s.ow - ox));
-    // masks[kx]: lanes whose x column is inside x (and that are output columns); masks[kw]:
-    // the output columns. full: every lane of every kx inside.
-    __m256i masks[kMaxKw + 1];
-    const __m256i lanes = lanes_below(cols);
-    bool full = cols == 8;
-    for (uint32_t kx = 0; kx < s.kw; ++kx) {
-      const int64_t first = static_cast<int64_t>(ox) - pw + static_cast<int64_t>(kx) * s.dw;  // lane 0's column
-      // lane l inside when 0 <= first + l < wd: l in [-first, wd - first)
-      const int64_t lo = std::clamp<int64_t>(-first, 0, 8), hi = std::clamp<int64_t>(static_cast<int64_t>(s.wd) - first, 0, 8);
-      const __m256i in = _mm256_andnot_si256(lanes_below(static_cast<int>(lo)), lanes_below(static_cast<int>(hi)));
-      masks[kx] = _mm256_and_si256(in, lanes);
-      full = full && lo == 0 && hi == 8;
-    }
-    masks[s.kw] = lanes;
-    for (uint32_t oy = 0; oy < s.oh;) {
-      const Span ry = inside(oy * s.sh - s.ph, s.dh, s.kh, s.h);
-      // ROWS rows at once when they all take the same kernel rows, else one.
-      bool same = oy + ROWS <= s.oh;
-      for (uint32_t q = 1; same && q < ROWS; ++q) {
-        const Span rq = inside((oy + q) * s.sh - s.ph, s.dh, s.kh, s.h);
-        same = rq.lo == ry.lo && rq.hi == ry.hi;
-      }
-      if (same && ROWS > 1) {
-        if (full) block<R, ROWS, true>(y, x, w, b, s, co, oy, ry, ox, masks);
-        else block<R, ROWS, false>(y, x, w, b, s, co, oy, ry, ox, masks);
-        oy += ROWS;
-      } else {
-        if (full) block<R, 1, true>(y, x, w, b, s, co, oy, ry, ox, masks);
-        else block<R, 1, false>(y, x, w, b, s, co, oy, ry, ox, masks);
-        oy += 1;
-      }
-    }
+// ROWS output rows from oy at once when they all take the same kernel rows, else half as
+// many (down to one). Returns the rows done.
+template <int R, int ROWS, int V, bool kStrided>
+TESSERA_SIMD uint32_t rows(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s, uint32_t co,
+                           uint32_t oy, Span ry, uint32_t ox, const Masks* masks, __m256i step, bool full) {
+  bool same = oy + ROWS <= s.oh;
+  for (uint32_t q = 1; same && q < ROWS; ++q) {
+    const Span rq = inside((oy + q) * s.sh - s.ph, s.dh, s.kh, s.h);
+    same = rq.lo == ry.lo && rq.hi == ry.hi;
   }
+  if constexpr (ROWS > 1) {
+    if (!same) return rows<R, ROWS / 2, V, kStrided>(y, x, w, b, s, co, oy, ry, ox, masks, step, full);
+  }
+  if (full) block<R, ROWS, V, true, kStrided>(y, x, w, b, s, co, oy, ry, ox, masks, step);
+  else block<R, ROWS, V, false, kStrided>(y, x, w, b, s, co, oy, ry, ox, masks, step);
+  return ROWS;
+}
+
+// The masks of the vector of output columns from ox; returns whether every output
+// column's lane of every kx is inside x.
+TESSERA_SIMD bool column_masks(const Conv2dShape& s, uint32_t ox, __m256i step, Masks& masks) {
+  const int64_t pw = static_cast<int32_t>(s.pw);
+  const int cols = ox >= s.ow ? 0 : static_cast<int>(std::min<uint32_t>(8, s.ow - ox));  // none: a vector past the row
+  const __m256i lanes = lanes_below(cols);
+  bool full = true;
+  for (uint32_t kx = 0; kx < s.kw; ++kx) {
+    const int64_t first = static_cast<int64_t>(ox) * s.sw - pw + static_cast<int64_t>(kx) * s.dw;  // lane 0's column
+    // lane l inside when 0 <= first + l sw < wd (|first| and 8 sw are far below 2^31: conv2d's checks)
+    const __m256i col = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first)), step);
+    const __m256i in = _mm256_and_si256(_mm256_cmpgt_epi32(col, _mm256_set1_epi32(-1)),
+                                        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(s.wd)), col));
+    masks[kx] = _mm256_and_si256(in, lanes);
+    full = full && _mm256_testc_si256(in, lanes);  // lanes & ~in is empty
+  }
+  masks[s.kw] = lanes;
+  return full;
+}
+
+// Output channels co .. co+R-1, over every row and the columns from ox: V vectors of
+// columns at a time while more than V / 2 vectors' columns are left (the last vectors may
+// have no output column: their lanes read and store nothing), then half as many vectors of
+// twice as many rows.
+template <int R, int ROWS, int V, bool kStrided>
+TESSERA_SIMD void channels(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s,
+                           uint32_t co, uint32_t ox = 0) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i step = _mm256_mullo_epi32(lane, _mm256_set1_epi32(static_cast<int>(s.sw)));  // lane l: l sw
+  for (; ox < s.ow && s.ow - ox > 8 * (V / 2); ox += 8 * V) {
+    Masks masks[V];
+    bool full = true;
+    for (int v = 0; v < V; ++v) full = column_masks(s, ox + 8 * v, step, masks[v]) && full;
+    for (uint32_t oy = 0; oy < s.oh;)
+      oy += rows<R, ROWS, V, kStrided>(y, x, w, b, s, co, oy, inside(oy * s.sh - s.ph, s.dh, s.kh, s.h), ox, masks, step, full);
+  }
+  if constexpr (V > 1) {
+    if (ox < s.ow) channels<R, ROWS * 2, V / 2, kStrided>(y, x, w, b, s, co, ox);
+  }
+}
+
+template <bool kStrided>
+void all_channels(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s) {
+  uint32_t co = 0;
+  for (; co + 4 <= s.cout; co += 4) channels<4, 2, 1, kStrided>(y, x, w, b, s, co);
+  for (; co + 2 <= s.cout; co += 2) channels<2, 4, 1, kStrided>(y, x, w, b, s, co);
+  // One channel: a few rows (often one) of many columns, or many rows of a few.
+  if (co < s.cout && s.oh < 4) channels<1, 1, 8, kStrided>(y, x, w, b, s, co);
+  else if (co < s.cout) channels<1, 2, 4, kStrided>(y, x, w, b, s, co);  // then 4 x 2, 8 x 1
 }
 
 }  // namespace
 
 bool conv2d(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s) {
-  if (s.sw != 1 || s.kw == 0 || s.kh == 0 || s.kw > kMaxKw) return false;
-  // Column arithmetic in int64 equals the codelet's in u32 while nothing wraps: sizes,
-  // pads and dilations far below 2^31 (every real convolution).
+  if (s.sw == 0 || s.kw == 0 || s.kh == 0 || s.kw > kMaxKw) return false;
+  // Column arithmetic in int64, and lane columns in i32, equal the codelet's in u32 while
+  // nothing wraps: sizes, strides, pads and dilations far below 2^31 (every real
+  // convolution): |ox sw - pw + kx dw + l sw| < 2^20 2^10 + 2^20 + 2^20 < 2^31.
   constexpr uint32_t kSane = 1u << 20;
   const int32_t pw = static_cast<int32_t>(s.pw);
-  if (s.wd >= kSane || s.ow >= kSane || s.dw >= kSane / kMaxKw || pw >= static_cast<int32_t>(kSane) ||
-      pw <= -static_cast<int32_t>(kSane))
+  if (s.wd >= kSane || s.ow >= kSane || s.sw >= (1u << 10) || s.dw >= kSane / kMaxKw ||
+      pw >= static_cast<int32_t>(kSane) || pw <= -static_cast<int32_t>(kSane))
     return false;
-  uint32_t co = 0;
-  for (; co + 4 <= s.cout; co += 4) channels<4, 2>(y, x, w, b, s, co);
-  for (; co + 2 <= s.cout; co += 2) channels<2, 4>(y, x, w, b, s, co);
-  for (; co < s.cout; ++co) channels<1, 4>(y, x, w, b, s, co);
+  if (s.sw == 1) all_channels<false>(y, x, w, b, s);
+  else all_channels<true>(y, x, w, b, s);
   return true;
 }
 

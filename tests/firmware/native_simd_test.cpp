@@ -113,12 +113,14 @@ TEST_F(NativeSimd, MatmulsGiveThePortableBits) {
 
 TEST_F(NativeSimd, Conv2dGivesThePortableBits) {
   std::mt19937 r(seed_ + 1);
-  for (int trial = 0; trial < 80; ++trial) {
-    const uint32_t cin = 1 + r() % 4, cout = 1 + r() % 9, kh = 1 + r() % 5, kw = 1 + r() % 5;
-    const uint32_t h = 1 + r() % 14, wd = 1 + r() % 30, sh = 1 + r() % 2, sw = r() % 4 ? 1 : 2;
+  for (int trial = 0; trial < 160; ++trial) {
+    // Column strides 1 to 4 (a gather above 1) and now and then AlexNet's 11-wide kernel.
+    const uint32_t cin = 1 + r() % 4, cout = 1 + r() % 9, kh = 1 + r() % 5, kw = r() % 8 ? 1 + r() % 5 : 11;
+    const uint32_t h = 1 + r() % 14, wd = 1 + r() % 90, sh = 1 + r() % 2, sw = r() % 2 ? 1 : 2 + r() % 3;
     const uint32_t dh = 1 + r() % 2, dw = 1 + r() % 2;
     const int32_t ph = static_cast<int32_t>(r() % 5) - 1, pw = static_cast<int32_t>(r() % 5) - 1;
-    const uint32_t oh = 1 + r() % 12, ow = 1 + r() % 30;
+    // Now and then one row of up to 80 columns (one output channel's row: 8 vectors at once).
+    const uint32_t oh = r() % 4 ? 1 + r() % 12 : 1, ow = oh == 1 ? 1 + r() % 80 : 1 + r() % 30;
     char shape[200];
     std::snprintf(shape, sizeof shape, "conv2d cin %u h %u wd %u cout %u oh %u ow %u k %ux%u s %ux%u p %dx%d d %ux%u", cin,
                   h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw);

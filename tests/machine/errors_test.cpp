@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <future>
@@ -86,6 +87,31 @@ TEST_P(Errors, TwoWritesToOneAddress) {
   EXPECT_EQ(err(arch::kDevRegErrCause), arch::kDeviceErrorBit | arch::kDevErrXchgDoubleWrite);
   EXPECT_EQ(err(arch::kDevRegErrTile), 3u);
   EXPECT_EQ(err(arch::kDevRegErrDetail), r.in[3] + 4);
+}
+
+// The exchange skips its checks for send lists that passed them before, byte for byte
+// (exchange.cpp): a list changed after the ring's exchange passed them several times is
+// checked again.
+TEST_P(Errors, ASendListChangedAfterItsExchangePassedIsCheckedAgain) {
+  Ring r(*m);
+  r.b.load(*m);
+  for (int run = 0; run < 3; ++run) {  // the same exchange 6 times
+    ASSERT_EQ(run_for_error(*m), "");
+    m->write_reg(arch::kDevRegControl, device::kControlReset);
+  }
+  // Tile 7's entry now writes tile 3's `in`, as tile 2's does.
+  auto word = [&](uint32_t tile, uint32_t addr) -> uint32_t& {
+    return *reinterpret_cast<uint32_t*>(m->tile(tile).sram().data() + (addr - arch::kSramBase));
+  };
+  const uint32_t header = m->firmware().header;
+  const uint32_t exchanges = word(7, header + offsetof(arch::TileHeader, exchanges));
+  const uint32_t list = word(7, exchanges + offsetof(arch::ExchangeEntry, send_list));
+  word(7, list + offsetof(arch::SendEntry, dst_node)) = 3;
+  word(7, list + offsetof(arch::SendEntry, dst_addr)) = r.in[3];
+  const std::string e = run_for_error(*m);
+  EXPECT_THAT(e, HasSubstr("both write tile 3"));
+  EXPECT_EQ(err(arch::kDevRegErrCause), arch::kDeviceErrorBit | arch::kDevErrXchgDoubleWrite);
+  EXPECT_EQ(err(arch::kDevRegErrDetail), r.in[3]);
 }
 
 TEST_P(Errors, WriteWhereASendListReads) {

@@ -4,7 +4,10 @@
 // reads, or writes firmware code, data or stack; the emulator checks every one of those.
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -32,17 +35,21 @@ uint32_t hops(const arch::Target& t, uint32_t a, uint32_t b) {
 // The working lists of one exchange, one per tile.
 struct Scratch {
   std::vector<std::vector<Range>> writes, sources;
-  std::vector<std::vector<arch::SendEntry>> lists;
+  // Each tile's send list where it lies in its SRAM: the exchange writes no list (checked
+  // below, or the lists are byte for byte lists whose exchange was checked).
+  std::vector<std::span<const arch::SendEntry>> lists;
   std::vector<uint64_t> sent, received, runs;
-  std::string key;                         // this exchange's key (below)
-  std::unordered_set<std::string> checked;  // keys of exchanges that passed every check
+  std::string key;  // this exchange's key (below)
+  // Exchanges that passed every check: by their keys' hashes, the keys (those seen twice),
+  // and the hashes of those seen once.
+  std::unordered_map<uint64_t, std::string> checked;
+  std::unordered_set<uint64_t> seen;
   void reset(uint32_t n) {
     for (auto* v : {&writes, &sources}) {
       if (v->size() < n) v->resize(n);
       for (auto& l : *v) l.clear();
     }
-    if (lists.size() < n) lists.resize(n);
-    for (auto& l : lists) l.clear();
+    lists.assign(n, {});
     sent.assign(n, 0);
     received.assign(n, 0);
     runs.assign(n, 0);
@@ -67,33 +74,55 @@ Machine::ExchangeCost Machine::apply_exchange() {
   // An exchange whose send lists are, byte for byte, lists that passed every check below
   // on a machine of this shape passes them again, so those checks are skipped (sorting every
   // tile's writes was most of an exchange's time). The key: the shape, then each list's
-  // tile, place, length and contents.
-  std::string& key = scratch.key;
-  key.clear();
-  const auto put = [&](uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
-  put(n);
-  put(sram_end);
-  put(layout_.firmware_end);
-  bool keyed = true;
-  for (uint32_t t = 0; t < n && keyed; ++t) {
+  // tile, place, length and contents. It is hashed where the lists lie, and built (a copy
+  // of every list) only to compare with a stored key of the same hash, or to store it when
+  // the exchange passes its checks a second time: a program run once (one image's
+  // inference) copies no list, a training loop checks each exchange twice.
+  const auto tile_list = [&](uint32_t t) {
     const SyncState& s = tiles_[t]->sync();
-    if (!s.xchg_started || s.xchg_entries == 0) continue;
+    return std::span<const arch::SendEntry>(
+        reinterpret_cast<const arch::SendEntry*>(tiles_[t]->sram().data() + (s.xchg_list - arch::kSramBase)), s.xchg_entries);
+  };
+  const auto active = [&](uint32_t t) { return tiles_[t]->sync().xchg_started && tiles_[t]->sync().xchg_entries != 0; };
+  bool keyed = true;
+  uint64_t hash = 0;
+  const auto mix = [&](uint64_t v) { hash = (hash ^ v) * 0x9e3779b97f4a7c15ull; hash ^= hash >> 29; };
+  mix(n);
+  mix(sram_end);
+  mix(layout_.firmware_end);
+  for (uint32_t t = 0; t < n && keyed; ++t) {
+    if (!active(t)) continue;
+    const SyncState& s = tiles_[t]->sync();
     const uint64_t list_bytes = uint64_t{s.xchg_entries} * sizeof(arch::SendEntry);
     keyed = !(s.xchg_list & 3) && s.xchg_list >= arch::kSramBase && s.xchg_list + list_bytes <= sram_end;
     if (!keyed) break;  // the checks below say what is wrong
-    put(t);
-    put(s.xchg_list);
-    put(s.xchg_entries);
-    key.append(reinterpret_cast<const char*>(tiles_[t]->sram().data() + (s.xchg_list - arch::kSramBase)), list_bytes);
+    mix(t);
+    mix(s.xchg_list);
+    mix(s.xchg_entries);
+    const auto l = tile_list(t);
+    mix(std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(l.data()), list_bytes)));
   }
-  if (keyed && scratch.checked.contains(key)) {
+  std::string& key = scratch.key;
+  const auto build_key = [&] {
+    key.clear();
+    const auto put = [&](uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    put(n);
+    put(sram_end);
+    put(layout_.firmware_end);
     for (uint32_t t = 0; t < n; ++t) {
+      if (!active(t)) continue;
       const SyncState& s = tiles_[t]->sync();
-      if (!s.xchg_started || s.xchg_entries == 0) continue;
-      lists[t].resize(s.xchg_entries);
-      std::memcpy(lists[t].data(), tiles_[t]->sram().data() + (s.xchg_list - arch::kSramBase),
-                  uint64_t{s.xchg_entries} * sizeof(arch::SendEntry));
+      put(t);
+      put(s.xchg_list);
+      put(s.xchg_entries);
+      const auto l = tile_list(t);
+      key.append(reinterpret_cast<const char*>(l.data()), l.size_bytes());
     }
+  };
+  const auto stored = keyed ? scratch.checked.find(hash) : scratch.checked.end();
+  if (stored != scratch.checked.end() && (build_key(), key == stored->second)) {
+    for (uint32_t t = 0; t < n; ++t)
+      if (active(t)) lists[t] = tile_list(t);
   } else {
     // Read and check every send list.
     const SendListBounds bounds{n, target_.host_nodes, sram_end, layout_.firmware_end};
@@ -107,8 +136,7 @@ Machine::ExchangeCost Machine::apply_exchange() {
                         std::to_string(s.xchg_entries) + " entries) is misaligned or outside SRAM" + when());
         return {};
       }
-      lists[t].resize(s.xchg_entries);
-      std::memcpy(lists[t].data(), tiles_[t]->sram().data() + (s.xchg_list - arch::kSramBase), list_bytes);
+      lists[t] = tile_list(t);
       sources[t].push_back({s.xchg_list, static_cast<uint32_t>(s.xchg_list + list_bytes), t});
       const uint32_t slots = static_cast<uint32_t>(lists[t].size());
       for (uint32_t e = 0; e < slots; ++e) {
@@ -165,9 +193,15 @@ Machine::ExchangeCost Machine::apply_exchange() {
       }
     }
 
-    if (keyed) {
-      if (scratch.checked.size() >= 1024) scratch.checked.clear();  // bounded: a few programs' exchanges
-      scratch.checked.insert(key);
+    if (keyed) {  // bounded: a few programs' exchanges
+      if (scratch.seen.contains(hash)) {
+        if (scratch.checked.size() >= 1024) scratch.checked.clear();
+        build_key();
+        scratch.checked[hash] = key;
+      } else {
+        if (scratch.seen.size() >= 4096) scratch.seen.clear();
+        scratch.seen.insert(hash);
+      }
     }
   }
 
