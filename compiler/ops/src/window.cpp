@@ -95,6 +95,16 @@ class Windows {
                                name_ + ".window" + std::to_string(windows_.size()) + "@" + std::to_string(j.tile));
     g_.set_tile_mapping(t, j.tile);
     const Tensor flat = t.flatten();
+    // A window gathered channel by channel that another tile already gathers is forwarded
+    // from there whole: each piece of x then leaves its tile once per window rather than
+    // once per tile reading the window (their send lists stay for the whole run).
+    const auto home = std::make_tuple(j.n, j.c0, j.c1, j.r0, j.r1);
+    if (!contiguous)
+      if (auto it = homes_.find(home); it != homes_.end()) {
+        forwards_.add(graph::Copy(it->second, flat));
+        return windows_[key] = t;
+      }
+    if (!contiguous) homes_.emplace(home, flat);
     if (contiguous) {
       copies_.add(graph::Copy(x_.slice(base + j.c0 * plane + j.r0 * row, base + (j.c1 - 1) * plane + j.r1 * row), flat));
     } else {
@@ -120,17 +130,30 @@ class Windows {
     Tensor r = g_.add_variable(exe::DType::kF32, {e - b}, name_ + "." + what + "[" + std::to_string(b) + ":" +
                                                               std::to_string(e) + "]@" + std::to_string(tile));
     g_.set_tile_mapping(r, tile);
+    // A block of a weight tensor is copied from the tensor to its first tile, and forwarded
+    // from there to the others (as windows are).
+    const auto home = std::make_tuple(what, b, e);
+    if (t.valid())
+      if (auto it = block_homes_.find(home); it != block_homes_.end()) {
+        forwards_.add(graph::Copy(it->second, r));
+        return blocks_[key] = r;
+      }
+    if (t.valid()) block_homes_.emplace(home, r);
     if (t.valid()) copies_.add(graph::Copy(t.flatten().slice(b, e), r));
     else if (values.empty()) g_.set_initial_value(r, std::vector<float>(e - b, 0.0f));
     else g_.set_initial_value(r, std::vector<float>(values.begin() + b, values.begin() + e));
     return blocks_[key] = r;
   }
 
-  // The copies, then the compute set. The copies go in as one nested Sequence (lowering
-  // flattens it), so that the program's own list does not grow by every copy of every layer.
+  // The copies, the forwards, then the compute set. Each goes in as one nested Sequence
+  // (lowering flattens it), so that the program's own list does not grow by every copy of
+  // every layer.
   void finish(graph::Program& prog, graph::ComputeSet cs) {
-    copies_.body.shrink_to_fit();
-    prog.add(std::move(copies_));
+    for (graph::Program* p : {&copies_, &forwards_})
+      if (!p->body.empty()) {
+        p->body.shrink_to_fit();
+        prog.add(std::move(*p));
+      }
     prog.add(graph::Execute(cs));
   }
 
@@ -139,9 +162,12 @@ class Windows {
   const Tensor x_;
   const WindowGeometry geo_;
   const std::string name_;
-  graph::Program copies_ = graph::Sequence();
+  graph::Program copies_ = graph::Sequence(), forwards_ = graph::Sequence();
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>, Tensor> windows_;
   std::map<std::tuple<std::string, uint32_t, uint32_t, uint32_t>, Tensor> blocks_;
+  // The first tile's copy of each window gathered channel by channel, and of each block.
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>, Tensor> homes_;
+  std::map<std::tuple<std::string, uint32_t, uint32_t>, Tensor> block_homes_;
 };
 
 // The output block of a job, mapped to its tile: y[n][m0:m1][oy0:oy1][:].
