@@ -22,34 +22,33 @@ uint32_t Blocking::logical(uint32_t s) const {
   return (row_begin(i) + in / w) * cols + col_begin(j) + in % w;
 }
 
-std::vector<Blocking::Run> Blocking::logical_runs(uint32_t begin, uint32_t end) const {
-  std::vector<Run> out;
-  if (!blocked()) {
-    if (begin < end) out.push_back({begin, begin, end - begin});
-    return out;
-  }
-  for (uint32_t l = begin; l < end;) {
-    const uint32_t c = l % cols, j = col_block(c);
-    const uint32_t n = std::min(end - l, col_begin(j + 1) - c);  // to the block's right edge
-    out.push_back({stored(l), l, n});
-    l += n;
+namespace {
+
+// Elements [begin, end), offsets in stored order (`stored_order`) or logical, cut where a
+// block's row ends (a run is contiguous both ways up to there).
+std::vector<Blocking::Run> runs(const Blocking& b, uint32_t begin, uint32_t end, bool stored_order) {
+  std::vector<Blocking::Run> out;
+  for (uint32_t at = begin; at < end;) {
+    const uint32_t l = stored_order ? b.logical(at) : at;
+    uint32_t n = end - at;
+    if (b.blocked()) {
+      const uint32_t c = l % b.cols;
+      n = std::min(n, b.col_begin(b.col_block(c) + 1) - c);
+    }
+    out.push_back({stored_order ? at : b.stored(l), l, n});
+    at += n;
   }
   return out;
 }
 
+}  // namespace
+
+std::vector<Blocking::Run> Blocking::logical_runs(uint32_t begin, uint32_t end) const {
+  return runs(*this, begin, end, false);
+}
+
 std::vector<Blocking::Run> Blocking::stored_runs(uint32_t begin, uint32_t end) const {
-  std::vector<Run> out;
-  if (!blocked()) {
-    if (begin < end) out.push_back({begin, begin, end - begin});
-    return out;
-  }
-  for (uint32_t s = begin; s < end;) {
-    const uint32_t l = logical(s), c = l % cols, j = col_block(c);
-    const uint32_t n = std::min(end - s, col_begin(j + 1) - c);  // to the end of the block's row
-    out.push_back({s, l, n});
-    s += n;
-  }
-  return out;
+  return runs(*this, begin, end, true);
 }
 
 bool Blocking::is_block(uint32_t r0, uint32_t r1, uint32_t c0, uint32_t c1, uint32_t& i, uint32_t& j) const {

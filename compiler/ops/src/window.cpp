@@ -98,13 +98,14 @@ class Windows {
     // A window gathered channel by channel that another tile already gathers is forwarded
     // from there whole: each piece of x then leaves its tile once per window rather than
     // once per tile reading the window (their send lists stay for the whole run).
-    const auto home = std::make_tuple(j.n, j.c0, j.c1, j.r0, j.r1);
-    if (!contiguous)
+    if (!contiguous) {
+      const auto home = std::make_tuple(j.n, j.c0, j.c1, j.r0, j.r1);
       if (auto it = homes_.find(home); it != homes_.end()) {
         forwards_.add(graph::Copy(it->second, flat));
         return windows_[key] = t;
       }
-    if (!contiguous) homes_.emplace(home, flat);
+      homes_.emplace(home, flat);
+    }
     if (contiguous) {
       copies_.add(graph::Copy(x_.slice(base + j.c0 * plane + j.r0 * row, base + (j.c1 - 1) * plane + j.r1 * row), flat));
     } else {
@@ -132,15 +133,15 @@ class Windows {
     g_.set_tile_mapping(r, tile);
     // A block of a weight tensor is copied from the tensor to its first tile, and forwarded
     // from there to the others (as windows are).
-    const auto home = std::make_tuple(what, b, e);
-    if (t.valid())
+    if (t.valid()) {
+      const auto home = std::make_tuple(what, b, e);
       if (auto it = block_homes_.find(home); it != block_homes_.end()) {
         forwards_.add(graph::Copy(it->second, r));
         return blocks_[key] = r;
       }
-    if (t.valid()) block_homes_.emplace(home, r);
-    if (t.valid()) copies_.add(graph::Copy(t.flatten().slice(b, e), r));
-    else if (values.empty()) g_.set_initial_value(r, std::vector<float>(e - b, 0.0f));
+      block_homes_.emplace(home, r);
+      copies_.add(graph::Copy(t.flatten().slice(b, e), r));
+    } else if (values.empty()) g_.set_initial_value(r, std::vector<float>(e - b, 0.0f));
     else g_.set_initial_value(r, std::vector<float>(values.begin() + b, values.begin() + e));
     return blocks_[key] = r;
   }
