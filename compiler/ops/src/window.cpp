@@ -418,17 +418,35 @@ Tensor conv2d(graph::Graph& g, graph::Program& prog, const Tensor& x, const Conv
     for (const Job& j : js) sizes.push_back({j.tile, (j.m1 - j.m0) * (j.oy1 - j.oy0) * geo.ow});
     partial = carve(g, sizes, name + ".partial");
   }
+  // A tile's run of jobs over consecutive output channels (one channel each when the rows are
+  // partial) takes its weights and bias as one block each, sliced per job: one copy per tile
+  // and weight rather than one per channel.
+  auto w_begin = [&](const Job& j) { return layout.offset(j.m0, j.k); };
+  auto w_end = [&](const Job& j) { return w_begin(j) + uint64_t(j.m1 - j.m0) * (j.c1 - j.c0) * layout.taps; };
+  size_t run_end = 0;
+  uint64_t run_w0 = 0;
+  uint32_t run_m0 = 0;
+  Tensor w_run, b_run;
   for (size_t i = 0; i < js.size(); ++i) {
     const Job& j = js[i];
+    if (i == run_end) {
+      for (run_end = i + 1; run_end < js.size(); ++run_end) {
+        const Job &q = js[run_end], &prev = js[run_end - 1];
+        if (q.tile != j.tile || q.k != j.k || q.m0 != prev.m1 || w_begin(q) != w_end(prev)) break;
+      }
+      const Job& last = js[run_end - 1];
+      run_w0 = w_begin(j), run_m0 = j.m0;
+      w_run = win.block(wts.w, w_values, static_cast<uint32_t>(run_w0), static_cast<uint32_t>(w_end(last)), j.tile, "w");
+      // The bias goes into input block 0's partial only.
+      b_run = j.k == 0 ? win.block(wts.b, wts.b_values, j.m0, last.m1, j.tile, "b")
+                       : win.block(Tensor(), {}, j.m0, last.m1, j.tile, "b0");
+    }
     const uint32_t cin = j.c1 - j.c0;
     const graph::Vertex v = g.add_vertex(cs, "conv2d", j.tile);
     g.connect(v, "y", plan.pk == 1 ? output_block(g, y, geo, j) : partial[i]);
     g.connect(v, "x", win.input(j));
-    const uint64_t w0 = layout.offset(j.m0, j.k), w1 = w0 + uint64_t(j.m1 - j.m0) * cin * layout.taps;
-    g.connect(v, "w", win.block(wts.w, w_values, static_cast<uint32_t>(w0), static_cast<uint32_t>(w1), j.tile, "w"));
-    // The bias goes into input block 0's partial only.
-    g.connect(v, "b", j.k == 0 ? win.block(wts.b, wts.b_values, j.m0, j.m1, j.tile, "b")
-                               : win.block(Tensor(), {}, j.m0, j.m1, j.tile, "b0"));
+    g.connect(v, "w", w_run.slice(static_cast<uint32_t>(w_begin(j) - run_w0), static_cast<uint32_t>(w_end(j) - run_w0)));
+    g.connect(v, "b", b_run.slice(j.m0 - run_m0, j.m1 - run_m0));
     g.set_field(v, "cin", cin);
     g.set_field(v, "cout", j.m1 - j.m0);
     set_window_fields(g, v, geo, j, Fields::kConv);

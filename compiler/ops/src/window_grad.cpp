@@ -150,10 +150,12 @@ Tensor pool_grad(graph::Graph& g, graph::Program& prog, const Tensor& dy, const 
 
 namespace {
 
-// conv2d_grad_input's split of one image and group: input channel blocks of `cb` and dx row
-// blocks of `rows`, one vertex each.
+// conv2d_grad_input's split of one image and group: input channel blocks of `cb`, dx row
+// blocks of `rows` and dy channel blocks of `mb`, one vertex each. With mb below the group's
+// dy channels, each vertex sums a part of the dy channels and the parts' partial dx blocks are
+// added on the first part's tile.
 struct GradInputSplit {
-  uint32_t cb = 1, rows = 1;
+  uint32_t cb = 1, rows = 1, mb = 1;
 };
 
 // The dy rows [o0, o1) whose taps reach dx rows [r0, r1) (clipped to dy's rows).
@@ -169,34 +171,44 @@ std::pair<uint32_t, uint32_t> dy_rows(const WindowGeometry& geo, uint32_t r0, ui
   return {uint32_t(lo), uint32_t(hi)};
 }
 
-// The split with the least estimated work per vertex (its multiply-adds plus the words it
-// reads), among those whose vertices fit `budget` bytes and number at most the tiles; the
-// whole image and group per vertex when the images and groups alone fill the tiles.
+// The split with the least estimated work per vertex (its multiply-adds, the words it reads
+// and, split over dy channels, the partials its first tile adds), among those whose vertices
+// fit `budget` bytes and number at most the tiles; the whole image and group per vertex when
+// the images and groups alone fill the tiles.
 GradInputSplit plan_grad_input(const WindowGeometry& geo, uint32_t batch, uint32_t tiles, double budget) {
   const uint32_t cg = geo.c_in / geo.groups, mg = geo.c_out / geo.groups, kk = geo.kh * geo.kw;
-  GradInputSplit whole{cg, geo.h};
+  GradInputSplit whole{cg, geo.h, mg};
   const uint64_t images = uint64_t(batch) * geo.groups;
   if (images >= tiles) return whole;
   GradInputSplit best = whole, smallest = whole;
   double best_cost = -1, least_bytes = -1;
-  for (uint32_t pc = 1; pc <= cg; ++pc) {
-    const uint32_t cb = ceil_div(cg, pc);
-    if (pc > 1 && ceil_div(cg, pc - 1) == cb) continue;
-    for (uint32_t ps = 1; ps <= geo.h; ++ps) {
-      const uint32_t rows = ceil_div(geo.h, ps);
-      if (ps > 1 && ceil_div(geo.h, ps - 1) == rows) continue;
-      if (images * ceil_div(cg, cb) * ceil_div(geo.h, rows) > tiles) break;
-      uint32_t win = 0;
-      for (uint32_t r0 = 0; r0 < geo.h; r0 += rows) {
-        const auto [o0, o1] = dy_rows(geo, r0, std::min(geo.h, r0 + rows));
-        win = std::max(win, o1 - o0);
+  for (uint32_t ps = 1; ps <= geo.h; ++ps) {
+    const uint32_t rows = ceil_div(geo.h, ps);
+    if (ps > 1 && ceil_div(geo.h, ps - 1) == rows) continue;
+    if (images * ps > tiles) break;
+    uint32_t win = 0;
+    for (uint32_t r0 = 0; r0 < geo.h; r0 += rows) {
+      const auto [o0, o1] = dy_rows(geo, r0, std::min(geo.h, r0 + rows));
+      win = std::max(win, o1 - o0);
+    }
+    for (uint32_t pc = 1; pc <= cg; ++pc) {
+      const uint32_t cb = ceil_div(cg, pc);
+      if (pc > 1 && ceil_div(cg, pc - 1) == cb) continue;
+      if (images * ps * pc > tiles) break;
+      for (uint32_t pm = 1; pm <= mg; ++pm) {
+        const uint32_t mb = ceil_div(mg, pm);
+        if (pm > 1 && ceil_div(mg, pm - 1) == mb) continue;
+        if (images * ps * pc * pm > tiles) break;
+        const double len = double(cb) * rows * geo.w;
+        const double words_in = double(mb) * win * geo.ow + double(mb) * cb * kk;
+        const double partials = pm > 1 ? double(pm) * len : 0;
+        const double bytes = 4 * (words_in + len + partials);
+        const double macs = len * mb * kk / (double(geo.sh) * geo.sw);
+        const double cost = macs + words_in + 2 * partials;
+        if (least_bytes < 0 || bytes < least_bytes) least_bytes = bytes, smallest = {cb, rows, mb};
+        if ((budget <= 0 || bytes <= budget) && (best_cost < 0 || cost < best_cost))
+          best_cost = cost, best = {cb, rows, mb};
       }
-      const double words_in = double(mg) * win * geo.ow + double(mg) * cb * kk;
-      const double bytes = 4 * (words_in + double(cb) * rows * geo.w);
-      const double macs = double(cb) * rows * geo.w * mg * kk / (double(geo.sh) * geo.sw);
-      const double cost = macs + words_in;
-      if (least_bytes < 0 || bytes < least_bytes) least_bytes = bytes, smallest = {cb, rows};
-      if ((budget <= 0 || bytes <= budget) && (best_cost < 0 || cost < best_cost)) best_cost = cost, best = {cb, rows};
     }
   }
   return best_cost < 0 ? smallest : best;
@@ -211,114 +223,129 @@ Tensor conv2d_grad_input(graph::Graph& g, graph::Program& prog, const Tensor& dy
   const GradInputSplit split = plan_grad_input(geo, batch, tiles, budget);
   const Tensor dx = g.add_variable(exe::DType::kF32, {batch, geo.c_in, geo.h, geo.w}, name);
   detail::TileCopies tc(g, name);
-  graph::Program gathers = graph::Sequence(), scatters = graph::Sequence();
-  // (group, channel block) -> its weights [mg, cb, kh, kw] on their first tile, and
-  // (image, group, row block) -> its dy window [mg, rows, ow] on its first tile.
-  std::map<std::pair<uint32_t, uint32_t>, Tensor> wblocks;
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Tensor> windows;
+  graph::Program gathers = graph::Sequence(), sums = graph::Sequence(), scatters = graph::Sequence();
+  // (group, channel block, dy channel block) -> its weights [mb, cb, kh, kw] on their first
+  // tile (constant weights: on each tile), and (image, group, row block, dy channel block) ->
+  // its dy window [mb, rows, ow] on its first tile.
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, Tensor> wblocks;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, Tensor> windows;
+  const uint32_t parts = ceil_div(mg, split.mb);
   const graph::ComputeSet cs = g.add_compute_set(name);
+  const graph::ComputeSet rs = parts > 1 ? g.add_compute_set(name + ".reduce") : graph::ComputeSet{};
   const uint64_t in_plane = uint64_t(geo.h) * geo.w, out_plane = uint64_t(geo.oh) * geo.ow;
   uint32_t job = 0;
   for (uint32_t n = 0; n < batch; ++n)
     for (uint32_t gi = 0; gi < groups; ++gi)
       for (uint32_t c0 = 0; c0 < cg; c0 += split.cb)
-        for (uint32_t r0 = 0; r0 < geo.h; r0 += split.rows, ++job) {
-          const uint32_t tile = job % tiles, c1 = std::min(cg, c0 + split.cb), cb = c1 - c0;
-          const uint32_t r1 = std::min(geo.h, r0 + split.rows);
+        for (uint32_t r0 = 0; r0 < geo.h; r0 += split.rows, job += parts) {
+          const uint32_t home = job % tiles, c1 = std::min(cg, c0 + split.cb), cb = c1 - c0;
+          const uint32_t r1 = std::min(geo.h, r0 + split.rows), len = cb * (r1 - r0) * geo.w;
           // The block of dx: a slice of dx when whole planes, else a tile's temporary copied
           // into dx (mapped there too) channel by channel after the compute set.
           Tensor dxb;
           const uint64_t dx0 = (uint64_t(n) * geo.c_in + gi * cg + c0) * in_plane;
           if (r0 == 0 && r1 == geo.h) {
             dxb = part(dx, dx0, dx0 + uint64_t(cb) * in_plane);
-            g.set_tile_mapping(dxb, tile);
+            g.set_tile_mapping(dxb, home);
           } else {
-            dxb = g.add_variable(exe::DType::kF32, {cb * (r1 - r0) * geo.w},
-                                 name + ".dx" + std::to_string(job) + "@" + std::to_string(tile));
-            g.set_tile_mapping(dxb, tile);
-            const uint32_t len = (r1 - r0) * geo.w;
+            dxb = g.add_variable(exe::DType::kF32, {len}, name + ".dx" + std::to_string(job) + "@" + std::to_string(home));
+            g.set_tile_mapping(dxb, home);
+            const uint32_t row_len = (r1 - r0) * geo.w;
             for (uint32_t c = 0; c < cb; ++c) {
               const uint64_t dst = dx0 + c * in_plane + uint64_t(r0) * geo.w;
-              g.set_tile_mapping(part(dx, dst, dst + len), tile);
-              scatters.add(graph::Copy(dxb.slice(c * len, (c + 1) * len), part(dx, dst, dst + len)));
+              g.set_tile_mapping(part(dx, dst, dst + row_len), home);
+              scatters.add(graph::Copy(dxb.slice(c * row_len, (c + 1) * row_len), part(dx, dst, dst + row_len)));
             }
           }
-          // The block's weights.
-          Tensor wb;
-          if (wts.w.valid()) {
-            if (cb == cg) {
-              wb = part(wts.w, uint64_t(gi) * mg * cg * kk, uint64_t(gi + 1) * mg * cg * kk);
+          // Split over dy channels: each part's partial dx block, summed into dxb on `home`.
+          Tensor partials;
+          if (parts > 1) {
+            partials = g.add_variable(exe::DType::kF32, {parts, len}, name + ".partials" + std::to_string(job));
+            g.set_tile_mapping(partials, home);
+            detail::add_reduce_sum(g, rs, home, dxb.flatten(), partials.flatten(), parts);
+          }
+          const auto [o0, o1] = dy_rows(geo, r0, r1);
+          for (uint32_t p = 0; p < parts; ++p) {
+            const uint32_t tile = (job + p) % tiles, m0 = p * split.mb, m1 = std::min(mg, m0 + split.mb), mb = m1 - m0;
+            const std::string key = std::to_string(gi) + "." + std::to_string(c0) + "." + std::to_string(m0);
+            // The block's weights [mb, cb, kh, kw]: rows of w when every input channel.
+            Tensor wb;
+            auto wit = wblocks.find({gi, c0, m0, wts.w.valid() ? 0 : tile});
+            if (wit != wblocks.end()) {
+              wb = wit->second;
+            } else if (wts.w.valid() && cb == cg) {
+              wb = part(wts.w, uint64_t(gi * mg + m0) * cg * kk, uint64_t(gi * mg + m1) * cg * kk);
             } else {
-              auto it = wblocks.find({gi, c0});
-              if (it == wblocks.end()) {
-                Tensor t = g.add_variable(exe::DType::kF32, {mg * cb * kk},
-                                          name + ".w" + std::to_string(gi) + "." + std::to_string(c0));
-                g.set_tile_mapping(t, tile);
-                for (uint32_t m = 0; m < mg; ++m) {
-                  const uint64_t src = (uint64_t(gi * mg + m) * cg + c0) * kk;
-                  gathers.add(graph::Copy(part(wts.w, src, src + uint64_t(cb) * kk),
-                                          t.slice(m * cb * kk, (m + 1) * cb * kk)));
-                }
-                it = wblocks.emplace(std::make_pair(gi, c0), t).first;
-              }
-              wb = it->second;
-            }
-            wb = tc.on(wb, tile);
-          } else {
-            auto it = wblocks.find({gi * cg + c0, tile});
-            if (it == wblocks.end()) {
-              Tensor t = g.add_variable(exe::DType::kF32, {mg * cb * kk},
-                                        name + ".w" + std::to_string(gi) + "." + std::to_string(c0) + "@" +
-                                            std::to_string(tile));
+              Tensor t = g.add_variable(exe::DType::kF32, {mb * cb * kk},
+                                        name + ".w" + key + (wts.w.valid() ? "" : "@" + std::to_string(tile)));
               g.set_tile_mapping(t, tile);
               std::vector<float> v;
-              v.reserve(size_t(mg) * cb * kk);
-              for (uint32_t m = 0; m < mg; ++m) {
-                const size_t src = (size_t(gi * mg + m) * cg + c0) * kk;
-                v.insert(v.end(), wts.w_values.begin() + src, wts.w_values.begin() + src + size_t(cb) * kk);
+              for (uint32_t m = m0; m < m1; ++m) {
+                const uint64_t src = (uint64_t(gi * mg + m) * cg + c0) * kk;
+                if (wts.w.valid())
+                  gathers.add(graph::Copy(part(wts.w, src, src + uint64_t(cb) * kk),
+                                          t.slice((m - m0) * cb * kk, (m - m0 + 1) * cb * kk)));
+                else
+                  v.insert(v.end(), wts.w_values.begin() + src, wts.w_values.begin() + src + size_t(cb) * kk);
               }
-              g.set_initial_value(t, v);
-              it = wblocks.emplace(std::make_pair(gi * cg + c0, tile), t).first;
+              if (!wts.w.valid()) g.set_initial_value(t, v);
+              wb = wblocks.emplace(std::make_tuple(gi, c0, m0, wts.w.valid() ? 0 : tile), t).first->second;
             }
-            wb = it->second;
-          }
-          // The dy rows that reach the block, every channel of the group.
-          const auto [o0, o1] = dy_rows(geo, r0, r1);
-          const uint64_t dy0 = (uint64_t(n) * geo.c_out + gi * mg) * out_plane;
-          Tensor win;
-          if (o0 == 0 && o1 == geo.oh) {
-            win = part(dy, dy0, dy0 + uint64_t(mg) * out_plane);
-          } else {
-            auto it = windows.find({n, gi, r0});
-            if (it == windows.end()) {
-              const uint32_t wrows = (o1 - o0) * geo.ow;
-              Tensor t = g.add_variable(exe::DType::kF32, {mg * wrows},
-                                        name + ".dy" + std::to_string(n) + "." + std::to_string(gi) + "." +
-                                            std::to_string(r0));
-              g.set_tile_mapping(t, tile);
-              for (uint32_t m = 0; m < mg; ++m) {
-                const uint64_t src = dy0 + m * out_plane + uint64_t(o0) * geo.ow;
-                gathers.add(graph::Copy(part(dy, src, src + wrows), t.slice(m * wrows, (m + 1) * wrows)));
+            // The dy rows that reach the block, the part's dy channels.
+            const uint64_t dy0 = (uint64_t(n) * geo.c_out + gi * mg + m0) * out_plane;
+            Tensor win;
+            if (o0 == 0 && o1 == geo.oh) {
+              win = part(dy, dy0, dy0 + uint64_t(mb) * out_plane);
+            } else {
+              auto it = windows.find({n, gi, r0, m0});
+              if (it == windows.end()) {
+                const uint32_t wrows = (o1 - o0) * geo.ow;
+                Tensor t = g.add_variable(exe::DType::kF32, {mb * wrows},
+                                          name + ".dy" + std::to_string(n) + "." + std::to_string(gi) + "." +
+                                              std::to_string(r0) + "." + std::to_string(m0));
+                g.set_tile_mapping(t, tile);
+                for (uint32_t m = 0; m < mb; ++m) {
+                  const uint64_t src = dy0 + m * out_plane + uint64_t(o0) * geo.ow;
+                  gathers.add(graph::Copy(part(dy, src, src + wrows), t.slice(m * wrows, (m + 1) * wrows)));
+                }
+                it = windows.emplace(std::make_tuple(n, gi, r0, m0), t).first;
               }
-              it = windows.emplace(std::make_tuple(n, gi, r0), t).first;
+              win = it->second;
             }
-            win = it->second;
+            // The part's output: dxb itself, else its row of the partials (the first on
+            // `home`, the others on their tile, copied there after the compute set).
+            Tensor out = dxb;
+            if (parts > 1) {
+              out = partials.flatten().slice(p * len, (p + 1) * len);
+              if (p > 0) {
+                const Tensor own = g.add_variable(exe::DType::kF32, {len}, name + ".part" + std::to_string(job) + "." +
+                                                                               std::to_string(p) + "@" +
+                                                                               std::to_string(tile));
+                g.set_tile_mapping(own, tile);
+                sums.add(graph::Copy(own, out));
+                out = own;
+              }
+            }
+            const graph::Vertex v = g.add_vertex(cs, "conv2d_grad_input", tile);
+            g.connect(v, "dx", out);
+            g.connect(v, "dy", tc.on(win, tile));
+            g.connect(v, "w", wts.w.valid() ? tc.on(wb, tile) : wb);
+            g.set_field(v, "cin", cb);
+            g.set_field(v, "cout", mb);
+            WindowGeometry local = geo;
+            local.h = r1 - r0;
+            local.oh = o1 - o0;
+            local.pt = 0;
+            conv_fields(g, v, local);
+            g.set_field(v, "ph", as_word(int64_t(geo.pt) + r0 - int64_t(o0) * geo.sh));
           }
-          const graph::Vertex v = g.add_vertex(cs, "conv2d_grad_input", tile);
-          g.connect(v, "dx", dxb);
-          g.connect(v, "dy", tc.on(win, tile));
-          g.connect(v, "w", wb);
-          g.set_field(v, "cin", cb);
-          g.set_field(v, "cout", mg);
-          WindowGeometry local = geo;
-          local.h = r1 - r0;
-          local.oh = o1 - o0;
-          local.pt = 0;
-          conv_fields(g, v, local);
-          g.set_field(v, "ph", as_word(int64_t(geo.pt) + r0 - int64_t(o0) * geo.sh));
         }
   for (graph::Program& c : gathers.body) prog.add(std::move(c));
   tc.finish(prog, graph::Execute(cs));
+  if (parts > 1) {
+    for (graph::Program& c : sums.body) prog.add(std::move(c));
+    prog.add(graph::Execute(rs));
+  }
   for (graph::Program& c : scatters.body) prog.add(std::move(c));
   return dx;
 }
