@@ -3,12 +3,14 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "open_device.h"
 #include "tessera/exe/executable.h"
 #include "tessera/graph/graph.h"
+#include "tessera/opgraph/opgraph.h"
 #include "tessera/passes/passes.h"
 
 namespace CLI {
@@ -42,6 +44,9 @@ struct CompileArgs {
   std::string firmware;          // tessera-firmware.elf (default: the build's)
   std::string output;            // model.tsx
   double memory_proportion = 0;  // .onnx: opgraph::LowerOptions; 0: 0.5, halved while it does not fit
+  // .onnx: the memory savings, to measure each (opgraph::LowerOptions, passes::CompileOptions).
+  bool no_in_place = false, no_early_updates = false, no_liveness = false;
+  std::vector<std::string> recompute;  // op kinds: max_pool2d, avg_pool2d, lrn
 };
 
 // `tessera compile mnist-mlp ...`: build, plan and compile a built-in model, print the
@@ -67,6 +72,8 @@ exe::Executable compile_with_proportions(double fixed, bool is_fixed, const pass
                                          const std::string& output, const std::function<graph::Graph(double)>& lower);
 // "0.25": a memory proportion as the user would write it.
 std::string proportion(double p);
+// The op kinds of --recompute (max_pool2d, avg_pool2d, lrn); throws naming one it does not take.
+std::set<opgraph::OpKind> recompute_kinds(const CompileArgs& c);
 // Throws if --memory-proportion was given outside (0, 1].
 void check_memory_proportion(const CompileArgs& c, const CLI::App& cmd);
 

@@ -27,6 +27,17 @@ std::string proportion(double p) {
   return s;
 }
 
+std::set<opgraph::OpKind> recompute_kinds(const CompileArgs& c) {
+  std::set<opgraph::OpKind> r;
+  for (const std::string& name : c.recompute) {
+    bool known = false;
+    for (const opgraph::OpKind k : {opgraph::OpKind::kMaxPool2d, opgraph::OpKind::kAvgPool2d, opgraph::OpKind::kLrn})
+      if (name == opgraph::op_kind_name(k)) r.insert(k), known = true;
+    if (!known) throw std::runtime_error("--recompute " + name + ": not an op it can recompute (max_pool2d, avg_pool2d, lrn)");
+  }
+  return r;
+}
+
 void check_memory_proportion(const CompileArgs& c, const CLI::App& cmd) {
   if (cmd.count("--memory-proportion") && !(c.memory_proportion > 0 && c.memory_proportion <= 1))
     throw std::runtime_error("--memory-proportion " + proportion(c.memory_proportion) + ": must be in (0, 1]");
@@ -84,6 +95,7 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
     }
 
   passes::CompileOptions o = passes::firmware_options(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware, target);
+  o.liveness = !c.no_liveness;
   o.progress = [](const std::string& line) { note("  " + line); };
   // A lower bound: the weights (constants) and one transfer of the inputs, before lowering.
   uint64_t weights = 0, inputs = 0;
@@ -104,6 +116,7 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
     lo.batches = batches;
     lo.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
     lo.memory_proportion = p;
+    lo.in_place = !c.no_in_place;
     const auto lower_start = std::chrono::steady_clock::now();
     try {
       opgraph::lower(m.graph, g, lo);

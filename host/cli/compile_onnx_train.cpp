@@ -30,6 +30,9 @@ int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CL
   cfg.infer_batches = t.infer_batches;
   cfg.lr0 = t.lr;
   cfg.momentum = t.momentum;
+  cfg.in_place = !c.no_in_place;
+  cfg.early_updates = !c.no_early_updates;
+  cfg.recompute = recompute_kinds(c);
   check_output_file(c.output, "-o");
   check_memory_proportion(c, cmd);
 
@@ -44,6 +47,7 @@ int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CL
 
   passes::CompileOptions o = passes::firmware_options(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware, target);
   o.progress = [](const std::string& line) { note("  " + line); };
+  o.liveness = !c.no_liveness;
   cfg.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
   compile_with_proportions(c.memory_proportion, cmd.count("--memory-proportion") > 0, o, c.output, [&](double p) {
     graph::Graph g(*target);

@@ -174,6 +174,12 @@ int compile_command(const CompileArgs& c, const CompileTrainArgs& t, const CLI::
       throw std::runtime_error(std::string(opt) + " is an option of mnist-train" +
                                (onnx && !t.train ? " or MODEL.onnx --train" : "") + ", not " + c.model);
   }
+  for (const char* opt : {"--no-in-place", "--no-liveness", "--no-early-updates", "--recompute"}) {
+    const bool train_only = std::string(opt) == "--no-early-updates" || std::string(opt) == "--recompute";
+    if (cmd.count(opt) && (!onnx || (train_only && !t.train)))
+      throw std::runtime_error(std::string(opt) + " is an option of MODEL.onnx" + (train_only ? " --train" : "") +
+                               ", not " + c.model + (train_only && onnx ? " without --train" : ""));
+  }
 #if TESSERA_HAVE_ONNX
   if (onnx && t.train) return compile_onnx_train(c, t, cmd);
   if (onnx) return compile_onnx(c, cmd);

@@ -49,6 +49,18 @@ int main(int argc, char** argv) {
                           ".onnx: the share of a tile's SRAM one op's temporaries may use, in (0, 1] (default 0.5, "
                           "halved down to 1/16 while the model does not fit)");
   compile_cmd->add_option("--firmware", c.firmware, "tessera-firmware.elf (default: the build's)");
+  compile_cmd->add_flag("--no-in-place", c.no_in_place,
+                        ".onnx: element-wise ops write a copy even where their operand has no other use (to measure "
+                        "what in-place ops save)");
+  compile_cmd->add_flag("--no-early-updates", c.no_early_updates,
+                        ".onnx --train: a big model's updates all at the end of the step, not each right after its "
+                        "gradient (each gradient then lives until the end)");
+  compile_cmd->add_flag("--no-liveness", c.no_liveness,
+                        ".onnx: every tensor keeps its memory for the whole run (no two share memory)");
+  compile_cmd->add_option("--recompute", c.recompute,
+                          ".onnx --train: recompute the outputs of these ops for the gradients instead of keeping "
+                          "them (max_pool2d, avg_pool2d, lrn; comma-separated)")
+      ->delimiter(',');
   compile_cmd->add_option("-o,--output", c.output, "the executable to write (.tsx)")->required();
   CompileTrainArgs ct;
   add_compile_train_options(compile_cmd, ct);

@@ -81,6 +81,9 @@ void build_classifier_training(graph::Graph& g, const OpGraph& model, const OpGr
   t.program = "train";
   t.big_model = c.big_model;
   t.memory_proportion = c.memory_proportion;
+  t.in_place = c.in_place;
+  t.early_updates = c.early_updates;
+  t.recompute = c.recompute;
   const std::map<std::string, graph::Tensor> bound = opgraph::lower(og.train, g, t);
   opgraph::LowerOptions i;
   i.batches = c.infer_batches;
@@ -88,6 +91,7 @@ void build_classifier_training(graph::Graph& g, const OpGraph& model, const OpGr
   i.program = "infer";
   i.big_model = c.big_model;
   i.memory_proportion = c.memory_proportion;
+  i.in_place = c.in_place;
   i.parameters = bound;
   opgraph::lower(og.infer, g, i);
 }

@@ -21,7 +21,8 @@ class Lowering : public detail::LowerContext {
         // An op may use memory_proportion (half by default) of what the firmware leaves;
         // inputs, weights and the other layers need the rest.
         budget_(o.memory_proportion * (double(g.target().sram_bytes) - o.firmware_bytes)),
-        train_(o.train), force_big_(o.big_model), tensors_(og.values().size()), uses_(og.values().size(), 0),
+        train_(o.train), force_big_(o.big_model), in_place_(o.in_place), early_updates_(o.early_updates),
+        recompute_(o.recompute), tensors_(og.values().size()), uses_(og.values().size(), 0),
         whole_rows_(og.values().size(), false) {
     if (!(o.memory_proportion > 0 && o.memory_proportion <= 1))
       throw OpGraphError("the memory proportion " + std::to_string(o.memory_proportion) + " is not in (0, 1]");
@@ -80,7 +81,8 @@ class Lowering : public detail::LowerContext {
     // else reads the parameter, so that each gradient is released right after its update:
     // ready[i], the updates to run after op i.
     std::map<size_t, std::vector<const Op*>> ready;
-    if (big_) {
+    const bool early = big_ && early_updates_;
+    if (early) {
       std::vector<size_t> last(og_.values().size(), 0);
       for (size_t i = 0; i < og_.ops().size(); ++i) {
         const Op& op = og_.ops()[i];
@@ -92,7 +94,8 @@ class Lowering : public detail::LowerContext {
         if (op.kind == OpKind::kSgdMomentum)
           ready[std::max(last[op.operands[0].id], last[op.operands[1].id])].push_back(&op);
     }
-    uint32_t early = 0;
+    uint32_t made = 0;
+    const size_t backward = first_gradient_op();
     for (size_t i = 0; i < og_.ops().size(); ++i) {
       const Op& op = og_.ops()[i];
       if (op.kind == OpKind::kOutput) {
@@ -101,17 +104,19 @@ class Lowering : public detail::LowerContext {
       }
       if (op.kind == OpKind::kSgdMomentum) {
         if (!train_) throw OpGraphError(what(op) + ": updates parameters: lower it with LowerOptions::train");
-        if (!big_) updates.push_back(&op);
+        if (!early) updates.push_back(&op);
         continue;
       }
       try {
+        if (i >= backward)
+          for (const Value v : op.operands) recompute(v, backward, body);
         lower_op(op, body);
       } catch (const graph::GraphError& e) {
         throw OpGraphError(what(op) + ": " + e.what());
       }
       if (const auto it = ready.find(i); it != ready.end()) {
-        update(it->second, body, early == 0 ? "sgd" : "sgd" + std::to_string(early));
-        ++early;
+        update(it->second, body, made == 0 ? "sgd" : "sgd" + std::to_string(made));
+        ++made;
       }
     }
     for (const Op* op : outputs) {
@@ -128,6 +133,37 @@ class Lowering : public detail::LowerContext {
   }
 
  private:
+  // The index of the first gradient op (autodiff's), or the number of ops.
+  size_t first_gradient_op() const {
+    static const std::set<OpKind> grads = {
+        OpKind::kSoftmaxXentGrad, OpKind::kMatMulTN,      OpKind::kMatMulNT,       OpKind::kBiasGrad,
+        OpKind::kReluGrad,        OpKind::kConv2dGradInput, OpKind::kConv2dGradWeight, OpKind::kChannelSum,
+        OpKind::kMaxPool2dGrad,   OpKind::kAvgPool2dGrad, OpKind::kUnaryGrad};
+    for (size_t i = 0; i < og_.ops().size(); ++i)
+      if (grads.count(og_.ops()[i].kind)) return i;
+    return og_.ops().size();
+  }
+
+  // Recomputation (LowerOptions::recompute): a forward value of a chosen kind (or a reshape
+  // of one) that a gradient op reads is made again right before its first such read, so that
+  // the forward copy is released after its last forward use.
+  void recompute(Value v, size_t backward, graph::Program& body) {
+    if (!v.valid() || recomputed_.count(v.id)) return;
+    const Op& p = og_.producer(v);
+    if (og_.info(v).op >= backward) return;
+    const bool chosen = recompute_.count(p.kind) > 0;
+    if (!chosen && !(p.kind == OpKind::kReshape && !recompute_.empty())) return;
+    if (!chosen) {  // a reshape: only of a value recomputed itself
+      const Op& q = og_.producer(p.operands[0]);
+      if (!recompute_.count(q.kind) && q.kind != OpKind::kReshape) return;
+      recompute(p.operands[0], backward, body);
+      if (!recomputed_.count(p.operands[0].id)) return;
+    }
+    recomputed_.insert(v.id);
+    name_suffix_[v.id] += ".recompute";
+    lower_op(p, body);
+  }
+
   // sgd_momentum of `updates` into `body`, its state added to sgd_.
   void update(const std::vector<const Op*>& updates, graph::Program& body, const std::string& name) {
     std::vector<ops::SgdParam> params;
@@ -265,7 +301,7 @@ class Lowering : public detail::LowerContext {
   // a copy with the same tile mapping.
   Tensor writable(Value v, graph::Program& body, const std::string& name) override {
     const Tensor src = mapped(v);
-    if (uses_[v.id] == 1 && !is_weight(v)) return src;
+    if (in_place_ && uses_[v.id] == 1 && !is_weight(v)) return src;
     const ValueInfo& i = og_.info(v);
     Tensor dst = g_.add_variable(i.dtype, i.shape, name);
     const Tensor flat = dst.flatten();
@@ -427,12 +463,15 @@ class Lowering : public detail::LowerContext {
   double grad_budget_ = 0;  // a big model's gradient ops' budget (plan_layers); 0: budget_
   const bool train_;
   const bool force_big_;  // LowerOptions::big_model
+  const bool in_place_, early_updates_;  // LowerOptions::in_place, early_updates
+  const std::set<OpKind> recompute_;     // LowerOptions::recompute
   uint32_t next_vector_tile_ = 0;
   double replicated_bytes_ = 0;  // constants baked on every tile that reads them, so far
   ops::SgdState sgd_;  // what run()'s updates made
   std::vector<Tensor> tensors_;
   std::vector<uint32_t> uses_;
   std::map<uint32_t, std::string> name_suffix_;  // by result id: "#k" for the k-th op of a shared name
+  std::set<uint32_t> recomputed_;                // values made again for the gradient ops
   std::vector<bool> whole_rows_;
   bool big_ = false;  // a model whose weights fill the tiles (plan_layers)
   std::vector<Value> gradient_layout_;  // per value: the parameter it is the gradient of

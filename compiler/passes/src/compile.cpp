@@ -47,7 +47,7 @@ exe::Executable run(graph::Graph& g, const CompileOptions& o, Progress& progress
   progress.done("lower programs");
   ExchangePlan x = plan_exchanges(g, l);
   progress.done("plan exchanges");
-  const MemoryPlan m = plan_memory(g, l, x, o.layout);
+  const MemoryPlan m = plan_memory(g, l, x, o.layout, o.liveness);
   progress.done("plan memory");
   if (!m.errors.empty()) {
     std::vector<std::string> lines = m.errors;

@@ -70,7 +70,9 @@ class Liveness {
     bool persistent = false;
   };
 
-  Liveness(const graph::Graph& g, const Lowered& l) : g_(g), l_(l) {
+  // Without `share`, every tensor is live for the whole run (no two share memory: what
+  // liveness saves, measured).
+  Liveness(const graph::Graph& g, const Lowered& l, bool share = true) : g_(g), l_(l) {
     const auto& vars = g.variables();
     ranges_.resize(vars.size());
     written_.resize(vars.size());
@@ -86,7 +88,7 @@ class Liveness {
     }
     for (uint32_t v = 0; v < vars.size(); ++v)
       for (Range& r : ranges_[v])
-        if (!vars[v].initial.empty() || vars[v].hidden || r.first == kNone) r.persistent = true;
+        if (!share || !vars[v].initial.empty() || vars[v].hidden || r.first == kNone) r.persistent = true;
     for (auto& rs : ranges_)
       for (Range& r : rs) {
         if (r.persistent) {
@@ -347,7 +349,8 @@ uint32_t MemoryPlan::addr_of(const Region& t) const {
   throw graph::GraphError("no address for element " + std::to_string(t.begin) + " of tensor " + std::to_string(t.var));
 }
 
-MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x, const exe::FirmwareLayout& fw) {
+MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x, const exe::FirmwareLayout& fw,
+                       bool liveness) {
   const uint32_t tiles = g.target().tiles;
   MemoryPlan m;
   m.sram_end = arch::kSramBase + g.target().sram_bytes;
@@ -358,7 +361,7 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
 
   // Blocks: the intervals of a variable on one tile with one live range, placed together
   // (packing.h); then the send lists can repeat runs within them (fold_sends).
-  const Liveness live(g, l);
+  const Liveness live(g, l, liveness);
   std::vector<Block> blocks;
   Packing pack;
   pack.intervals = &live.intervals();

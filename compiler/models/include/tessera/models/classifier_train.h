@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <vector>
 
 #include "tessera/graph/graph.h"
@@ -34,6 +35,9 @@ struct ClassifierTrainConfig {
   uint32_t firmware_bytes = 16384;  // SRAM the firmware takes on every tile
   bool big_model = false;           // opgraph::LowerOptions::big_model for both programs
   double memory_proportion = 0.5;   // opgraph::LowerOptions::memory_proportion for both
+  // opgraph::LowerOptions' memory savings: in_place for both, the others for "train".
+  bool in_place = true, early_updates = true;
+  std::set<opgraph::OpKind> recompute = {};
 };
 
 // The two op graphs: `train` (inputs "x", "labels"; output "loss"; gradients; one

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 #include "tessera/graph/graph.h"
@@ -29,6 +30,16 @@ struct LowerOptions {
   // by themselves when the layers' weights, velocities and gradients would take more than
   // half of what the firmware leaves on every tile: on for any model (tests).
   bool big_model = false;
+  // The memory savings, each on by default (off to measure what it saves): element-wise ops
+  // in place on an operand with no other use; a big model's updates right after their
+  // gradient (each gradient released then). Recomputation: forward values made by ops of
+  // these kinds (e.g. kMaxPool2d, kLrn) and read by gradient ops are made again right before
+  // the first such read (reshapes of them too), so that the forward copy is released after
+  // its last forward use; the op's operands then live until then (a pool's input does
+  // anyway: its gradient reads it).
+  bool in_place = true;
+  bool early_updates = true;
+  std::set<OpKind> recompute = {};
   // Tensors already in the graph to use for the op graph's parameters of these names (e.g.
   // those that lowering a training graph into the same vertex graph returned), so that a
   // second program works on the same, persistent parameter values: such a parameter gets

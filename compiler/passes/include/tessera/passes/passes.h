@@ -27,9 +27,9 @@ Lowered lower_programs(graph::Graph& g);
 ExchangePlan plan_exchanges(const graph::Graph& g, const Lowered& l);
 // plan_memory.cpp: per-tile addresses and the usage report; never throws for lack of
 // space (it reports into `errors`). Folds the strided sends of `x` (fold_sends.cpp) once it
-// knows which intervals lie together.
+// knows which intervals lie together. Without `liveness`, no two tensors share memory.
 MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
-                        const exe::FirmwareLayout& fw);
+                        const exe::FirmwareLayout& fw, bool liveness = true);
 // resolve_addresses.cpp: vertex state words, send entries, stream and tensor addresses.
 Resolved resolve_addresses(const graph::Graph& g, const Lowered& l, const ExchangePlan& x, const MemoryPlan& m);
 
@@ -37,6 +37,9 @@ struct CompileOptions {
   std::vector<uint8_t> firmware;  // the firmware ELF's bytes, stored in the executable
   exe::FirmwareLayout layout;  // the firmware's memory: everything below firmware_end is its
   std::function<void(const std::string&)> progress;  // told after each pass, if set
+  // false: every tensor keeps its memory for the whole run (to measure what sharing the
+  // memory of tensors with disjoint live ranges saves; `--no-liveness`).
+  bool liveness = true;
 };
 
 // firmware.cpp: options for the firmware ELF at `elf_path` (its bytes, and the layout from its
