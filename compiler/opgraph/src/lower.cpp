@@ -151,11 +151,8 @@ class Lowering : public detail::LowerContext {
     if (!v.valid() || recomputed_.count(v.id)) return;
     const Op& p = og_.producer(v);
     if (og_.info(v).op >= backward) return;
-    const bool chosen = recompute_.count(p.kind) > 0;
-    if (!chosen && !(p.kind == OpKind::kReshape && !recompute_.empty())) return;
-    if (!chosen) {  // a reshape: only of a value recomputed itself
-      const Op& q = og_.producer(p.operands[0]);
-      if (!recompute_.count(q.kind) && q.kind != OpKind::kReshape) return;
+    if (!recompute_.count(p.kind)) {  // else only a reshape of a value recomputed itself
+      if (recompute_.empty() || p.kind != OpKind::kReshape) return;
       recompute(p.operands[0], backward, body);
       if (!recomputed_.count(p.operands[0].id)) return;
     }
