@@ -164,8 +164,14 @@ void add_compile_train_options(CLI::App* cmd, CompileTrainArgs& t) {
 }
 
 int compile_command(const CompileArgs& c, const CompileTrainArgs& t, const CLI::App& cmd) {
-  if (c.model == "mnist-train") return compile_train(c, t, cmd);
   const bool onnx = c.model.size() > 5 && c.model.compare(c.model.size() - 5, 5, ".onnx") == 0;
+  for (const char* opt : {"--no-in-place", "--no-liveness", "--no-early-updates", "--recompute"}) {
+    const bool train_only = std::string(opt) == "--no-early-updates" || std::string(opt) == "--recompute";
+    if (cmd.count(opt) && (!onnx || (train_only && !t.train)))
+      throw std::runtime_error(std::string(opt) + " is an option of MODEL.onnx" + (train_only ? " --train" : "") +
+                               ", not " + c.model + (train_only && onnx ? " without --train" : ""));
+  }
+  if (c.model == "mnist-train") return compile_train(c, t, cmd);
   if (t.train && !onnx) throw std::runtime_error("--train is an option of MODEL.onnx (mnist-train trains already)");
   for (const char* opt : kTrainOptions) {
     const bool classifier_option = t.train && std::string(opt) != "--init" && std::string(opt) != "--seed" &&
@@ -173,12 +179,6 @@ int compile_command(const CompileArgs& c, const CompileTrainArgs& t, const CLI::
     if (cmd.count(opt) && !classifier_option)
       throw std::runtime_error(std::string(opt) + " is an option of mnist-train" +
                                (onnx && !t.train ? " or MODEL.onnx --train" : "") + ", not " + c.model);
-  }
-  for (const char* opt : {"--no-in-place", "--no-liveness", "--no-early-updates", "--recompute"}) {
-    const bool train_only = std::string(opt) == "--no-early-updates" || std::string(opt) == "--recompute";
-    if (cmd.count(opt) && (!onnx || (train_only && !t.train)))
-      throw std::runtime_error(std::string(opt) + " is an option of MODEL.onnx" + (train_only ? " --train" : "") +
-                               ", not " + c.model + (train_only && onnx ? " without --train" : ""));
   }
 #if TESSERA_HAVE_ONNX
   if (onnx && t.train) return compile_onnx_train(c, t, cmd);

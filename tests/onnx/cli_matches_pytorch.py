@@ -100,6 +100,21 @@ def main():
         if p.returncode == 0 or "--memory-proportion" not in p.stderr or "must be in (0, 1]" not in p.stderr:
             print(f"--memory-proportion {value}: expected an error naming it, got status {p.returncode}: {p.stderr}")
             bad += 1
+    # The memory-saving options refused where they mean nothing, each naming itself and why.
+    refused = os.path.join(a.work, "refused.tsx")
+    for args, part in ((["--recompute", "max_pool2d"], "--recompute is an option of MODEL.onnx --train"),
+                       (["--no-early-updates"], "--no-early-updates is an option of MODEL.onnx --train"),
+                       (["--train", "--recompute", "conv2d"], "--recompute conv2d: not an op it can recompute")):
+        p = subprocess.run([a.tessera, "compile", model, "--target", a.target, *args, "-o", refused],
+                           capture_output=True, text=True)
+        if p.returncode == 0 or part not in p.stderr:
+            print(f"{' '.join(args)}: expected an error with '{part}', got status {p.returncode}: {p.stderr}")
+            bad += 1
+    p = subprocess.run([a.tessera, "compile", "mnist-train", "--target", a.target, "--no-liveness", "-o", refused],
+                       capture_output=True, text=True)
+    if p.returncode == 0 or "--no-liveness is an option of MODEL.onnx, not mnist-train" not in p.stderr:
+        print(f"mnist-train --no-liveness: expected an error naming it, got status {p.returncode}: {p.stderr}")
+        bad += 1
     print(f"{n} models compiled and run on {a.target}: {bad} failures")
     if skipped:
         print(f"{len(skipped)} not lowered yet: {' '.join(skipped)}")

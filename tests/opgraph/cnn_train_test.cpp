@@ -4,12 +4,14 @@
 // (torch_cnn_train.py) and against the op graph's interpreter; ISS = native bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <unistd.h>
 
 #include "tessera/arch/tile_map.h"
@@ -154,15 +156,36 @@ TEST(CnnTraining, MatchesPyTorchAndTheInterpreterIssEqualsNative) {
   const passes::CompileOptions co =
       passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
   c.firmware_bytes = co.layout.firmware_end - arch::kSramBase;
-  // Twice: as planned for this small model, and under the big-model rules (layers spread
-  // by their weights' share, each parameter updated right after its gradient, conv
-  // gradients within what the weights leave).
-  for (const bool big : {false, true}) {
-    SCOPED_TRACE(big ? "big-model rules" : "default rules");
-    c.big_model = big;
+  // As planned for this small model; under the big-model rules (layers spread by their
+  // weights' share, each parameter updated right after its gradient, conv gradients within
+  // what the weights leave); with the pools recomputed for their gradients; and with every
+  // memory saving off. Each must give PyTorch's numbers; the savings must save.
+  struct Config {
+    const char* name;
+    bool big, savings;
+    std::set<opgraph::OpKind> recompute;
+  };
+  const Config configs[] = {{"default rules", false, true, {}},
+                            {"big-model rules", true, true, {}},
+                            {"big-model rules, pools recomputed", true, true,
+                             {opgraph::OpKind::kMaxPool2d, opgraph::OpKind::kAvgPool2d}},
+                            {"big-model rules, no memory savings", true, false, {}}};
+  uint64_t tensor_bytes[4] = {};
+  for (size_t k = 0; k < 4; ++k) {
+    const Config& cfg = configs[k];
+    SCOPED_TRACE(cfg.name);
+    c.big_model = cfg.big;
+    c.recompute = cfg.recompute;
+    c.in_place = c.early_updates = cfg.savings;
+    passes::CompileOptions o = co;
+    o.liveness = cfg.savings;
     graph::Graph g(*arch::find_target("small"));
     models::build_classifier_training(g, m, mi, c);
-    const exe::Executable e = passes::compile(g, co);
+    const size_t recomputed = std::count_if(g.compute_sets().begin(), g.compute_sets().end(),
+                                            [](const graph::ComputeSetData& s) { return s.name.find(".recompute") != std::string::npos; });
+    EXPECT_EQ(recomputed > 0, !cfg.recompute.empty()) << recomputed << " compute sets recompute";
+    const exe::Executable e = passes::compile(g, o);
+    for (const exe::TileMemory& t : e.memory) tensor_bytes[k] += t.tensors;
     const Trained native = train_on_device(e, emu::Mode::kNative, x, labels);
     expect_close(native.losses, torch_losses, 1e-5f, "device losses vs PyTorch");
     for (const char* n : kNames) {
@@ -176,6 +199,10 @@ TEST(CnnTraining, MatchesPyTorchAndTheInterpreterIssEqualsNative) {
       EXPECT_EQ(0, std::memcmp(iss.params.at(n).data(), native.params.at(n).data(), native.params.at(n).size() * 4))
           << "ISS vs native " << n;
   }
+  std::printf("tensor bytes on all tiles: default %llu, big-model %llu, recomputed %llu, no savings %llu\n",
+              (unsigned long long)tensor_bytes[0], (unsigned long long)tensor_bytes[1],
+              (unsigned long long)tensor_bytes[2], (unsigned long long)tensor_bytes[3]);
+  EXPECT_GT(tensor_bytes[3], tensor_bytes[1]) << "the memory savings save nothing";
   fs::remove_all(dir);
 }
 
