@@ -10,6 +10,7 @@
 #include "inspect.h"
 #include "open_device.h"
 #include "paths.h"
+#include "stream_files.h"
 #include "tessera/arch/targets.h"
 #include "tessera/exe/file.h"
 #include "tessera/profile/exe_image.h"
@@ -26,7 +27,7 @@ CLI::App* add_profile_command(CLI::App& app, ProfileArgs& a) {
   c->add_option("--device", a.device, "emu (the instruction-set simulator's cycle model) or vlt (the Verilated RTL: cycles measured on it)")
       ->check(CLI::IsMember({"emu", "vlt"}));
   c->add_option("--program", a.program, "program to run (default: the first)");
-  c->add_option("--input", a.inputs, "NAME=FILE: a host-to-device stream's transfers (raw bytes; default zeros)");
+  c->add_option("--input", a.inputs, "NAME=FILE: a host-to-device stream's transfers (.npy, or raw bytes; default zeros)");
   c->add_option("--tiles-per-track", a.tiles_per_track, "tiles per track (default: one per tile up to 64 tiles, else 64 tracks)")
       ->check(CLI::Range(1u, 1u << 20));
   c->add_flag("--all-tiles", a.all_tiles, "one track per tile, whatever the target");
@@ -41,6 +42,7 @@ CLI::App* add_profile_command(CLI::App& app, ProfileArgs& a) {
 
 int profile(const ProfileArgs& a) {
   check_input_file(a.model, "profile");
+  for (const std::string& arg : a.inputs) check_input_file(split(arg, "--input").file, "--input " + split(arg, "--input").name);
   check_output_file(a.output, "-o");
   if (!a.report.empty()) check_output_file(a.report, "--report");
   if (!a.png.empty()) {
@@ -67,16 +69,11 @@ int profile(const ProfileArgs& a) {
   std::list<std::vector<std::byte>> buffers;
   std::vector<std::string> given;
   for (const std::string& arg : a.inputs) {
-    const size_t eq = arg.find('=');
-    if (eq == std::string::npos || eq == 0) throw std::runtime_error("--input '" + arg + "': expected NAME=FILE");
-    const std::string name = arg.substr(0, eq), file = arg.substr(eq + 1);
-    check_input_file(file, "--input " + name);
-    std::ifstream f(file, std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    auto& b = buffers.emplace_back(bytes.size());
-    std::memcpy(b.data(), bytes.data(), bytes.size());
-    engine.connect_stream(name, std::span(b));  // the Engine checks the name and the size
-    given.push_back(name);
+    const NameFile nf = split(arg, "--input");
+    const exe::Stream* s = e.find_stream(nf.name);
+    if (!s) throw std::runtime_error("--input " + nf.name + ": no stream of that name in " + a.model);
+    engine.connect_stream(nf.name, std::span(buffers.emplace_back(read_stream_input(e, *program, *s, nf))));
+    given.push_back(nf.name);
   }
   for (uint32_t i : program->streams) {
     const exe::Stream& s = e.streams.at(i);

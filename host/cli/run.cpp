@@ -24,28 +24,6 @@ namespace tessera::cli {
 
 namespace {
 
-struct NameFile {
-  std::string name, file;
-};
-
-NameFile split(const std::string& arg, const char* option) {
-  const size_t eq = arg.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
-    throw std::runtime_error(std::string(option) + " '" + arg + "': expected NAME=FILE");
-  return {arg.substr(0, eq), arg.substr(eq + 1)};
-}
-
-// The bytes --input NAME=FILE gives, which must be exactly `want` bytes (a stream's
-// transfers in one run of the program, or a tensor).
-std::vector<std::byte> read_input(const NameFile& nf, uint64_t want, const std::string& what) {
-  const std::string option = "--input " + nf.name;
-  std::vector<std::byte> b = read_input_file(nf.file, option, static_cast<size_t>(want));
-  if (b.size() != want)
-    throw std::runtime_error(option + " '" + nf.file + "': " + std::to_string(b.size()) + " bytes, but " + what + " takes " +
-                             std::to_string(want));
-  return b;
-}
-
 void write_bytes(const std::string& path, std::span<const std::byte> data) {
   std::ofstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open '" + path + "' for writing");
@@ -112,19 +90,7 @@ int run(const RunArgs& a) {
     const NameFile nf = split(arg, "--input");
     const std::string& name = nf.name;
     if (const exe::Stream* s = e.find_stream(name)) {
-      if (s->direction != exe::StreamDirection::kHostToDevice)
-        throw std::runtime_error("--input " + name + ": stream '" + name + "' is device-to-host; use --output");
-      uint64_t transfers = 0;
-      for (uint32_t i : program->streams) transfers += e.streams.at(i).name == name;
-      if (transfers == 0)
-        throw std::runtime_error("--input " + name + ": program '" + program->name + "' does not use this stream");
-      const uint64_t want = transfers * exe::transfer_bytes(*s);
-      engine.connect_stream(
-          name, std::span(buffers.emplace_back(
-                    is_npy(nf.file) ? read_npy_input(nf.file, name, s->dtype, s->shape, transfers)
-                                    : read_input(nf, want, "stream '" + name + "' (" + std::to_string(transfers) +
-                                                               " transfers of " + std::to_string(exe::transfer_bytes(*s)) +
-                                                               " bytes)"))));
+      engine.connect_stream(name, std::span(buffers.emplace_back(read_stream_input(e, *program, *s, nf))));
       connected.insert(name);
     } else if (const exe::Tensor* t = e.find_tensor(name)) {
       uint64_t elements = 1;

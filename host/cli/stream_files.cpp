@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "paths.h"
 #include "tessera/npy/npy.h"
 
 namespace tessera::cli {
@@ -24,6 +25,36 @@ std::string type_text(exe::DType t, const std::vector<uint32_t>& shape) {
 }
 
 }  // namespace
+
+NameFile split(const std::string& arg, const char* option) {
+  const size_t eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
+    throw std::runtime_error(std::string(option) + " '" + arg + "': expected NAME=FILE");
+  return {arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
+std::vector<std::byte> read_input(const NameFile& nf, uint64_t want, const std::string& what) {
+  const std::string option = "--input " + nf.name;
+  std::vector<std::byte> b = read_input_file(nf.file, option, static_cast<size_t>(want));
+  if (b.size() != want)
+    throw std::runtime_error(option + " '" + nf.file + "': " + std::to_string(b.size()) + " bytes, but " + what + " takes " +
+                             std::to_string(want));
+  return b;
+}
+
+std::vector<std::byte> read_stream_input(const exe::Executable& e, const exe::Program& program, const exe::Stream& s,
+                                         const NameFile& nf) {
+  const std::string& name = nf.name;
+  if (s.direction != exe::StreamDirection::kHostToDevice)
+    throw std::runtime_error("--input " + name + ": stream '" + name + "' is device-to-host; use --output");
+  uint64_t transfers = 0;
+  for (uint32_t i : program.streams) transfers += e.streams.at(i).name == name;
+  if (transfers == 0) throw std::runtime_error("--input " + name + ": program '" + program.name + "' does not use this stream");
+  if (is_npy(nf.file)) return read_npy_input(nf.file, name, s.dtype, s.shape, transfers);
+  return read_input(nf, transfers * exe::transfer_bytes(s),
+                    "stream '" + name + "' (" + std::to_string(transfers) + " transfers of " +
+                        std::to_string(exe::transfer_bytes(s)) + " bytes)");
+}
 
 bool is_npy(const std::string& file) { return file.size() > 4 && file.compare(file.size() - 4, 4, ".npy") == 0; }
 

@@ -1,5 +1,5 @@
-// The files of `tessera run --input/--output NAME=FILE`: .npy (numpy's format; dtype and
-// shape checked against the stream or tensor) or, for any other name, raw bytes.
+// The files of `tessera run` and `tessera profile` --input/--output NAME=FILE: .npy (numpy's
+// format; dtype and shape checked against the stream or tensor) or, for any other name, raw bytes.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +11,22 @@
 #include "tessera/exe/executable.h"
 
 namespace tessera::cli {
+
+struct NameFile {
+  std::string name, file;
+};
+// NAME=FILE of `option`; throws naming the option otherwise.
+NameFile split(const std::string& arg, const char* option);
+
+// The bytes --input NAME=FILE gives (raw), which must be exactly `want` bytes (a stream's
+// transfers in one run of the program, or a tensor); `what` names the taker in the error.
+std::vector<std::byte> read_input(const NameFile& nf, uint64_t want, const std::string& what);
+
+// Every transfer of host-to-device stream nf.name in one run of `program`, from nf.file (.npy
+// or raw bytes). Throws naming the option if the stream is device-to-host or the program does
+// not use it (a name that is no stream of `e` is the caller's to handle).
+std::vector<std::byte> read_stream_input(const exe::Executable& e, const exe::Program& program, const exe::Stream& s,
+                                         const NameFile& nf);
 
 bool is_npy(const std::string& file);
 
