@@ -34,7 +34,10 @@ struct ConvWorkShape {
 };
 // The counts each codelet's loops run (taps in the padding skipped, as the codelets skip
 // them): with vy = the (oy, ky) pairs inside the input, vx likewise,
-//   conv2d             {cout*cin*vy*vx macs, cout*cin*vy*ow rows, cout*oh*ow*cin, cout*oh*ow}
+//   conv2d             {macs of the columns done one at a time, cout*cin*vy*kw steps of the
+//                      four-column blocks (4 macs each), cout*cin*vy*walks row walks,
+//                      cout*oh*walks*(cin + 4) channel walks}, walks = a row's columns
+//                      done alone plus its blocks (a walk's own set-up fits as 4 channels')
 //   conv2d_grad_input  {the same macs, cin*cout*vy*nx rows, cin*cout*ny*nx channel loops,
 //                      cin*h*wd*(kw + 8)}  (ny, nx: the input rows, columns some tap reaches;
 //                      each element scans its kw taps after two divisions)
