@@ -60,20 +60,25 @@ void Graph::map_linearly(const Tensor& t, uint32_t grain) {
     set_tile_mapping(t.slice(b, std::min(t.size(), b + per_tile)), tile);
 }
 
-void Graph::set_initial_words(const Tensor& t, const std::vector<uint32_t>& words) {
+uint32_t* Graph::initial_slot(const Tensor& t, size_t count) {
   Variable& v = var_of(t, "set_initial_value");
-  if (words.size() != t.size())
-    throw GraphError("set_initial_value(" + describe(t) + "): " + std::to_string(words.size()) + " values for " +
+  if (count != t.size())
+    throw GraphError("set_initial_value(" + describe(t) + "): " + std::to_string(count) + " values for " +
                      std::to_string(t.size()) + " elements");
   if (v.initial.empty()) v.initial.assign(v.size(), 0);
-  std::copy(words.begin(), words.end(), v.initial.begin() + t.begin);
+  return v.initial.data() + t.begin;
+}
+
+void Graph::set_initial_words(const Tensor& t, const std::vector<uint32_t>& words) {
+  std::copy(words.begin(), words.end(), initial_slot(t, words.size()));
 }
 
 void Graph::set_initial_value(const Tensor& t, const std::vector<float>& values) {
-  std::vector<uint32_t> words;
-  for (float f : values) words.push_back(std::bit_cast<uint32_t>(f));
-  set_initial_words(t, words);
+  // The floats' bits as words (memcpy keeps every bit, NaNs' too), with no copy between.
+  std::memcpy(initial_slot(t, values.size()), values.data(), values.size() * sizeof(float));
 }
+
+void Graph::set_initial_zeros(const Tensor& t) { std::fill_n(initial_slot(t, t.size()), t.size(), 0u); }
 
 void Graph::set_blocking(const Tensor& t, uint32_t pr, uint32_t pc) {
   Variable& v = var_of(t, "set_blocking");

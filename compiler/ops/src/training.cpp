@@ -240,7 +240,7 @@ SgdState sgd_momentum(graph::Graph& g, graph::Program& prog, const std::vector<S
     if (p.grad.size() != p.w.size())
       throw GraphError("sgd_momentum '" + p.name + "': gradient " + g.describe(p.grad) + " for " + g.describe(p.w));
     Tensor v = variable_like(g, exe::DType::kF32, p.w, p.name + ".velocity");
-    g.set_initial_value(v, std::vector<float>(v.size(), 0.0f));
+    g.set_initial_zeros(v);
     state.velocities.push_back(v);
     const Tensor grad = relayout(g, prog, p.grad, p.w, p.name + ".grad").flatten();
     const Tensor vf = v.flatten();

@@ -141,7 +141,7 @@ class Windows {
       }
       block_homes_.emplace(home, r);
       copies_.add(graph::Copy(t.flatten().slice(b, e), r));
-    } else if (values.empty()) g_.set_initial_value(r, std::vector<float>(e - b, 0.0f));
+    } else if (values.empty()) g_.set_initial_zeros(r);
     else g_.set_initial_value(r, std::vector<float>(values.begin() + b, values.begin() + e));
     return blocks_[key] = r;
   }

@@ -91,6 +91,8 @@ class Graph {
   // Initial values in stored order (blocking.h): for a blocked variable, permuted.
   void set_initial_value(const Tensor& t, const std::vector<float>& values);
   void set_initial_words(const Tensor& t, const std::vector<uint32_t>& words);
+  // The same as set_initial_value with t.size() zeros (+0.0f), without building them.
+  void set_initial_zeros(const Tensor& t);
   // Stores the matrix variable `t` (whole, 2-D, not yet mapped) block by block on a pr x pc
   // grid (blocking.h); an initial value already set is permuted into the stored order.
   void set_blocking(const Tensor& t, uint32_t pr, uint32_t pc);
@@ -126,6 +128,9 @@ class Graph {
 
  private:
   Variable& var_of(const Tensor& t, const char* what);
+  // Where t's `count` initial words go (checked: one per element), the variable's initial
+  // value made zeros first if it had none.
+  uint32_t* initial_slot(const Tensor& t, size_t count);
   FieldValue& field_of(Vertex v, const std::string& field, bool pointer);
 
   const arch::Target* target_;
