@@ -14,6 +14,7 @@
 #include <cairo.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "tessera/arch/tile_map.h"
 #include "tessera/exe/elf.h"
@@ -284,6 +286,48 @@ void check_view(const Model& m) {
   EXPECT_GT(peak, 0u);
 }
 
+// The view's bytes live against the memory planner's plan, on an executable whose tensors
+// share addresses (tensors with disjoint live ranges, in one program or in different
+// ones): for each tile, the most its `view --program P` finds live over all programs is
+// the tile's planned total (the sum of its categories, as `tessera compile` prints them;
+// its tensors' share is the planner's own peak), and the fullest tile's curve peaks at the
+// fullest planned total.
+void check_live_bytes(const Model& m) {
+  const exe::Executable& e = m.exe;
+  // The premise: on some tile, two tensors' intervals overlap in address.
+  bool shared = false;
+  std::map<uint32_t, std::vector<std::tuple<uint32_t, uint32_t, size_t>>> at;  // tile -> (begin, end, tensor)
+  for (size_t t = 0; t < e.tensors.size(); ++t)
+    for (const exe::Interval& iv : e.tensors[t].intervals)
+      at[iv.tile].emplace_back(iv.addr, iv.addr + iv.count * exe::dtype_bytes(e.tensors[t].dtype), t);
+  for (auto& [tile, spans] : at) {
+    std::sort(spans.begin(), spans.end());
+    for (size_t k = 1; k < spans.size() && !shared; ++k)
+      shared = std::get<0>(spans[k]) < std::get<1>(spans[k - 1]) && std::get<2>(spans[k]) != std::get<2>(spans[k - 1]);
+  }
+  ASSERT_TRUE(shared) << m.name << ": no two tensors share an address; the check would prove nothing";
+  std::vector<uint64_t> planned(e.tiles), peak(e.tiles, 0);
+  for (uint32_t t = 0; t < e.tiles; ++t) {
+    const exe::TileMemory& tm = e.memory[t];
+    planned[t] = uint64_t{tm.code} + tm.stack + tm.control + tm.vertex_state + tm.send_lists + tm.landing + tm.tensors;
+  }
+  uint64_t curve = 0;
+  for (const exe::Program& p : e.programs) {
+    const fs::path js = m.dir / ("live_" + p.name + ".json"), png = m.dir / ("live_" + p.name + ".png");
+    tessera("view " + m.tsx.string() + " --program " + p.name + " -o " + png.string() + " --json " + js.string());
+    const json v = read_json(js);
+    ASSERT_EQ(v["live_bytes"]["peak_by_tile"].size(), e.tiles) << p.name;
+    for (uint32_t t = 0; t < e.tiles; ++t) {
+      const uint64_t b = v["live_bytes"]["peak_by_tile"][t].get<uint64_t>();
+      EXPECT_LE(b, planned[t]) << "program " << p.name << " tile " << t;
+      peak[t] = std::max(peak[t], b);
+    }
+    for (const json& b : v["live_bytes"]["max_tile"]) curve = std::max(curve, b.get<uint64_t>());
+  }
+  for (uint32_t t = 0; t < e.tiles; ++t) EXPECT_EQ(peak[t], planned[t]) << "tile " << t;
+  EXPECT_EQ(curve, *std::max_element(planned.begin(), planned.end())) << "the fullest tile's bytes live";
+}
+
 void check_graph(const Model& m) {
   const fs::path gml = m.dir / "graph.graphml", gexf = m.dir / "graph.gexf", png = m.dir / "graph.png";
   tessera("graph " + m.tsx.string() + " -o " + gml.string() + " -o " + gexf.string() + " -o " + png.string() +
@@ -317,6 +361,7 @@ TEST(VizTrain, ViewPictures) {
   check_view(mlp_train());
 }
 TEST(VizTrain, GraphCountsMatchTheCompiler) { check_graph(mlp_train()); }
+TEST(VizTrain, LiveBytesPeakAtThePlannersTotals) { check_live_bytes(mlp_train()); }
 #if TESSERA_HAVE_VLT_SMALL
 // MNIST inference on the Verilated `small` machine (the model CI builds): 8 digits, one batch.
 const Model& mnist_rtl() {
