@@ -55,12 +55,20 @@ struct Model {
   fs::path dir, tsx;
   exe::Executable exe;
   size_t graph_vertices = 0, graph_edges = 0;  // from graph::Graph: vertices, connected pointer fields
+  // From graph::Graph: each (compute set, tile, tensor, written) a vertex field points to, counted.
+  std::map<std::tuple<uint32_t, uint32_t, std::string, bool>, size_t> graph_links;
 };
 
 void count_graph(const graph::Graph& g, Model& m) {
   m.graph_vertices = g.vertices().size();
-  for (const graph::VertexData& v : g.vertices())
-    for (const graph::FieldValue& f : v.fields) m.graph_edges += f.region.valid();
+  for (const graph::VertexData& v : g.vertices()) {
+    const graph::CodeletInfo& c = graph::codelets()[v.codelet];
+    for (size_t f = 0; f < v.fields.size(); ++f) {
+      if (!v.fields[f].region.valid()) continue;
+      ++m.graph_edges;
+      ++m.graph_links[{v.compute_set, v.tile, g.variables()[v.fields[f].region.var].name, !c.fields[f].is_const}];
+    }
+  }
 }
 
 fs::path work_dir(const std::string& name) {
@@ -71,7 +79,7 @@ fs::path work_dir(const std::string& name) {
 
 // MNIST inference on `small`: `batches` batches of `batch` digits, compiled into work_dir(name).
 Model mnist_model(const std::string& name, uint32_t batch, uint32_t batches) {
-  Model m{name, work_dir(name), {}, {}, 0, 0};
+  Model m{name, work_dir(name), {}, {}, 0, 0, {}};
   const passes::CompileOptions o = passes::firmware_options(kFirmware);
   graph::Graph g(*arch::find_target("small"));
   models::build_mlp_inference(g, models::read_mlp_weights(TESSERA_MNIST_REFERENCE_DIR),
@@ -91,7 +99,7 @@ const Model& mnist() {
 // The MLP's training executable (programs train, infer, init; Repeat in train) on `medium`.
 const Model& mlp_train() {
   static const Model m = [] {
-    Model m{"train", work_dir("train"), {}, {}, 0, 0};
+    Model m{"train", work_dir("train"), {}, {}, 0, 0, {}};
     const passes::CompileOptions o = passes::firmware_options(kFirmware, arch::find_target("medium"));
     models::MlpTrainConfig c;
     c.steps_per_sync = 2;
@@ -109,7 +117,7 @@ const Model& mlp_train() {
 #if TESSERA_HAVE_ONNX
 const Model& lenet() {
   static const Model m = [] {
-    Model m{"lenet", work_dir("lenet"), {}, {}, 0, 0};
+    Model m{"lenet", work_dir("lenet"), {}, {}, 0, 0, {}};
     onnx_import::ImportOptions io;
     io.batch = 4;
     const onnx_import::Model om = onnx_import::import_file(std::string(TESSERA_LENET_REFERENCE_DIR) + "/lenet.onnx", io);
@@ -338,6 +346,35 @@ void check_graph(const Model& m) {
   EXPECT_EQ(count(g, "<node id=\"v"), m.graph_vertices) << "GraphML vertices";
   EXPECT_EQ(count(g, "<edge "), m.graph_edges) << "GraphML edges";
   EXPECT_EQ(count(g, "<node id=\"r"), count(g, "<data key=\"kind\">region</data>"));
+  // Each edge goes to the tensor the compiler connected (not to another tensor that shares
+  // its address at another time): (compute set, tile, tensor, access) counted both ways.
+  {
+    std::map<std::string, std::pair<uint32_t, uint32_t>> vertex;  // id -> (compute set, tile)
+    std::map<std::string, std::string> tensor;                   // region id -> tensor name
+    std::map<std::tuple<uint32_t, uint32_t, std::string, bool>, size_t> links;
+    const auto data = [](const std::string& line, const std::string& key) {
+      const std::string open = "<data key=\"" + key + "\">";
+      const size_t a = line.find(open) + open.size();
+      return line.substr(a, line.find("</data>", a) - a);
+    };
+    const auto id = [](const std::string& line, const std::string& attr) {
+      const size_t a = line.find(attr + "=\"") + attr.size() + 2;
+      return line.substr(a, line.find('"', a) - a);
+    };
+    std::istringstream in(g);
+    for (std::string line; std::getline(in, line);) {
+      if (line.find("<node id=\"v") != std::string::npos)
+        vertex[id(line, "id")] = {std::stoul(data(line, "cs")), std::stoul(data(line, "tile"))};
+      else if (line.find("<node id=\"r") != std::string::npos)
+        tensor[id(line, "id")] = data(line, "tensor");
+      else if (line.find("<edge ") != std::string::npos) {
+        const bool w = data(line, "access") == "write";
+        const std::string v = id(line, w ? "source" : "target"), r = id(line, w ? "target" : "source");
+        ++links[{vertex.at(v).first, vertex.at(v).second, tensor.at(r), w}];
+      }
+    }
+    EXPECT_TRUE(links == m.graph_links) << "GraphML edges to other tensors than the compiler's";
+  }
   const std::string x = read_text(gexf);
   EXPECT_EQ(count(x, "<node id=\"v"), m.graph_vertices) << "GEXF vertices";
   EXPECT_EQ(count(x, "<edge "), m.graph_edges) << "GEXF edges";
