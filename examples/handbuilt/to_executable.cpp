@@ -35,7 +35,7 @@ exe::Executable to_executable(ProgramBuilder& b, const arch::Target& target, con
     std::memcpy(s.bytes.data(), r.words.data(), s.bytes.size());
     e.segments.push_back(std::move(s));
   }
-  exe::Program p{program_name, b.program_words(), {}, {}};
+  exe::Program p{program_name, b.program_words(), {}, {}, 0, 0};  // no planner steps recorded
   for (uint32_t t = 0; t < target.tiles; ++t) p.tile_program.push_back(b.program_addr(t));
   e.programs.push_back(std::move(p));
   const uint32_t stack = b.layout().firmware.stack_bytes();
@@ -74,9 +74,10 @@ exe::Executable matvec16_executable(MatVec16& mv, const arch::Target& target, co
   e.streams = {{"x", 0, exe::StreamDirection::kHostToDevice, exe::DType::kF32, {K::kN}, x},
                {"y", 1, exe::StreamDirection::kDeviceToHost, exe::DType::kF32, {K::kN}, y}};
   e.programs[0].streams = {0, 1};
-  e.tensors = {{"A", exe::DType::kF32, {K::kN, K::kN}, a, true},
-               {"x", exe::DType::kF32, {K::kN}, x, false},
-               {"y", exe::DType::kF32, {K::kN}, y, false}};
+  // No live ranges: built without the memory planner, each tensor is live for the whole run.
+  e.tensors = {{"A", exe::DType::kF32, {K::kN, K::kN}, a, true, {}},
+               {"x", exe::DType::kF32, {K::kN}, x, false, {}},
+               {"y", exe::DType::kF32, {K::kN}, y, false, {}}};
   // Host sync, `repeat` x (broadcast + scatter), host sync; bytes: x down 3 rows of 4
   // columns, and every tile's 4 slices of its partial.
   e.supersteps = 2 + 2 * mv.repeat;

@@ -51,16 +51,20 @@ Executable convert(const fb::Executable& r) {
       e.segments.push_back({s->tile(), s->addr(), std::vector<uint8_t>(data + s->offset(), data + s->offset() + s->size())});
   }
   if (r.tensors())
-    for (const fb::Tensor* t : *r.tensors())
-      e.tensors.push_back({str(t->name()), DType(t->dtype()), scalars(t->shape()), intervals(t->intervals()),
-                           t->persistent()});
+    for (const fb::Tensor* t : *r.tensors()) {
+      Tensor& x = e.tensors.emplace_back(Tensor{str(t->name()), DType(t->dtype()), scalars(t->shape()),
+                                                intervals(t->intervals()), t->persistent(), {}});
+      if (t->live())
+        for (const fb::LiveRange* l : *t->live()) x.live.push_back({l->first(), l->last()});
+    }
   if (r.streams())
     for (const fb::Stream* s : *r.streams())
       e.streams.push_back({str(s->name()), s->index(), StreamDirection(s->direction()), DType(s->dtype()),
                            scalars(s->shape()), intervals(s->intervals())});
   if (r.programs())
     for (const fb::Program* p : *r.programs())
-      e.programs.push_back({str(p->name()), p->words(), scalars(p->tile_program()), scalars(p->streams())});
+      e.programs.push_back({str(p->name()), p->words(), scalars(p->tile_program()), scalars(p->streams()),
+                            p->first_step(), p->steps()});
   e.op_names = strings(r.op_names());
   e.layer_names = strings(r.layer_names());
   if (r.vertices()) {

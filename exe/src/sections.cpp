@@ -64,6 +64,7 @@ SectionSums section_checksums(const fb::Executable& r) {
     h.vec(t.shape());
     h.vec(t.intervals());
     h.u32(t.persistent());
+    h.vec(t.live());
   });
   s.streams = tables(r.streams(), [](Hasher& h, const fb::Stream& t) {
     h.str(t.name());
@@ -78,6 +79,8 @@ SectionSums section_checksums(const fb::Executable& r) {
     h.u32(p.words());
     h.vec(p.tile_program());
     h.vec(p.streams());
+    h.u32(p.first_step());
+    h.u32(p.steps());
   });
   {
     Hasher h;

@@ -159,6 +159,13 @@ void verify(const Executable& e, const std::string& name) {
     const std::string at = "tensor '" + x.name + "'";
     c.dtype(at, x.dtype);
     c.intervals(at, x.dtype, x.shape, x.intervals);
+    if (!x.live.empty() && x.live.size() != x.intervals.size())
+      fail(name, at + ": " + std::to_string(x.live.size()) + " live ranges for " + std::to_string(x.intervals.size()) +
+                     " intervals");
+    for (size_t i = 0; i < x.live.size(); ++i)
+      if (x.live[i].first > x.live[i].last)
+        fail(name, at + ": interval " + std::to_string(i) + " live from step " + std::to_string(x.live[i].first) +
+                       " to " + std::to_string(x.live[i].last));
   }
 
   unique_names(name, "stream", e.streams);

@@ -52,9 +52,13 @@ std::vector<uint8_t> serialize(const Executable& e) {
   }
 
   std::vector<fbs::Offset<fb::Tensor>> tensors;
-  for (const Tensor& t : e.tensors)
+  for (const Tensor& t : e.tensors) {
+    std::vector<fb::LiveRange> live;
+    live.reserve(t.live.size());
+    for (const LiveRange& l : t.live) live.emplace_back(l.first, l.last);
     tensors.push_back(fb::CreateTensor(b, b.CreateString(t.name), fb::DType(t.dtype), b.CreateVector(t.shape),
-                                       intervals(b, t.intervals), t.persistent));
+                                       intervals(b, t.intervals), t.persistent, b.CreateVectorOfStructs(live)));
+  }
   std::vector<fbs::Offset<fb::Stream>> streams;
   for (const Stream& s : e.streams)
     streams.push_back(fb::CreateStream(b, b.CreateString(s.name), s.index, fb::StreamDirection(s.direction),
@@ -62,7 +66,7 @@ std::vector<uint8_t> serialize(const Executable& e) {
   std::vector<fbs::Offset<fb::Program>> programs;
   for (const Program& p : e.programs)
     programs.push_back(fb::CreateProgram(b, b.CreateString(p.name), p.words, b.CreateVector(p.tile_program),
-                                         b.CreateVector(p.streams)));
+                                         b.CreateVector(p.streams), p.first_step, p.steps));
 
   std::vector<fb::VertexOrigin> vertices;
   vertices.reserve(e.vertices.size());

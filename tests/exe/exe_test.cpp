@@ -67,7 +67,10 @@ TEST(ExeErrors, BadIdentifier) {
 
 TEST(ExeErrors, Version) {
   const auto bytes = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(kFormatVersion + 1); });
-  EXPECT_THAT(load_error(bytes), StartsWith("model.tsx: format version 2, this build reads version 1: recompile"));
+  EXPECT_THAT(load_error(bytes), StartsWith("model.tsx: format version 3, this build reads version 2: recompile"));
+  // A file of the previous version (before live ranges) is refused the same way.
+  const auto old = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(1); });
+  EXPECT_THAT(load_error(old), StartsWith("model.tsx: format version 1, this build reads version 2: recompile"));
 }
 
 TEST(ExeErrors, ArchHash) {
@@ -200,6 +203,12 @@ TEST(ExeErrors, TensorCoverage) {
   e = synthetic();
   e.tensors[1].name = "w1";
   EXPECT_EQ(error_of(e), "model.tsx: tensor 'w1': name used twice");
+  e = synthetic();
+  e.tensors[2].live.pop_back();
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'bytes': 1 live ranges for 2 intervals");
+  e = synthetic();
+  e.tensors[2].live[1] = {5, 4};
+  EXPECT_EQ(error_of(e), "model.tsx: tensor 'bytes': interval 1 live from step 5 to 4");
 }
 
 TEST(ExeErrors, IndicesOutOfRange) {

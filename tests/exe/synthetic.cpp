@@ -28,20 +28,23 @@ Executable synthetic() {
   e.segments.push_back({3, 0x80010000, {1, 2, 3, 4, 5, 6, 7, 8}});  // constant data on one tile
 
   // w1: f32 [4, 8] split over tiles 0..3; bias: i32 [5] on one tile; bytes: u8 [12] in two runs.
-  Tensor w1{"w1", DType::kF32, {4, 8}, {}, true};
+  Tensor w1{"w1", DType::kF32, {4, 8}, {}, true, {}};
   for (uint32_t i = 0; i < 4; ++i) w1.intervals.push_back({i, 0x80008000, i * 8, 8});
   e.tensors.push_back(w1);
-  e.tensors.push_back({"bias", DType::kI32, {5}, {{4, 0x80008100, 0, 5}}, true});
-  e.tensors.push_back({"bytes", DType::kU8, {3, 4}, {{5, 0x80008200, 0, 8}, {6, 0x80008200, 8, 4}}, false});
+  e.tensors.push_back({"bias", DType::kI32, {5}, {{4, 0x80008100, 0, 5}}, true, {}});
+  e.tensors.push_back({"bytes", DType::kU8, {3, 4}, {{5, 0x80008200, 0, 8}, {6, 0x80008200, 8, 4}}, false,
+                       {{2, 5}, {LiveRange::kWholeRun - 1, LiveRange::kWholeRun - 1}}});  // live ranges
+  e.tensors[1].live = {{}};  // the whole run
 
   e.streams.push_back({"input", 0, StreamDirection::kHostToDevice, DType::kF32, {2, 4},
                        {{0, 0x80009000, 0, 4}, {1, 0x80009000, 4, 4}}});
   e.streams.push_back({"output", 1, StreamDirection::kDeviceToHost, DType::kU32, {3}, {{15, 0x8001FFF4, 0, 3}}});
 
   for (const char* name : {"infer", "train"}) {
-    Program p{name, 8, {}, {}};
+    Program p{name, 8, {}, {}, 0, 0};
     for (uint32_t tile = 0; tile < e.tiles; ++tile) p.tile_program.push_back(0x80005000 + (name[0] == 't' ? 32 : 0));
     p.streams = name[0] == 't' ? std::vector<uint32_t>{0, 1, 0} : std::vector<uint32_t>{0, 1};
+    p.first_step = name[0] == 't' ? 3 : 0, p.steps = name[0] == 't' ? 0xFFFFFFF0u : 3;
     e.programs.push_back(p);
   }
 

@@ -14,6 +14,7 @@
 #include <cairo.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "tessera/arch/tile_map.h"
 #include "tessera/exe/elf.h"
@@ -53,12 +55,20 @@ struct Model {
   fs::path dir, tsx;
   exe::Executable exe;
   size_t graph_vertices = 0, graph_edges = 0;  // from graph::Graph: vertices, connected pointer fields
+  // From graph::Graph: each (compute set, tile, tensor, written) a vertex field points to, counted.
+  std::map<std::tuple<uint32_t, uint32_t, std::string, bool>, size_t> graph_links;
 };
 
 void count_graph(const graph::Graph& g, Model& m) {
   m.graph_vertices = g.vertices().size();
-  for (const graph::VertexData& v : g.vertices())
-    for (const graph::FieldValue& f : v.fields) m.graph_edges += f.region.valid();
+  for (const graph::VertexData& v : g.vertices()) {
+    const graph::CodeletInfo& c = graph::codelets()[v.codelet];
+    for (size_t f = 0; f < v.fields.size(); ++f) {
+      if (!v.fields[f].region.valid()) continue;
+      ++m.graph_edges;
+      ++m.graph_links[{v.compute_set, v.tile, g.variables()[v.fields[f].region.var].name, !c.fields[f].is_const}];
+    }
+  }
 }
 
 fs::path work_dir(const std::string& name) {
@@ -69,7 +79,7 @@ fs::path work_dir(const std::string& name) {
 
 // MNIST inference on `small`: `batches` batches of `batch` digits, compiled into work_dir(name).
 Model mnist_model(const std::string& name, uint32_t batch, uint32_t batches) {
-  Model m{name, work_dir(name), {}, {}, 0, 0};
+  Model m{name, work_dir(name), {}, {}, 0, 0, {}};
   const passes::CompileOptions o = passes::firmware_options(kFirmware);
   graph::Graph g(*arch::find_target("small"));
   models::build_mlp_inference(g, models::read_mlp_weights(TESSERA_MNIST_REFERENCE_DIR),
@@ -89,7 +99,7 @@ const Model& mnist() {
 // The MLP's training executable (programs train, infer, init; Repeat in train) on `medium`.
 const Model& mlp_train() {
   static const Model m = [] {
-    Model m{"train", work_dir("train"), {}, {}, 0, 0};
+    Model m{"train", work_dir("train"), {}, {}, 0, 0, {}};
     const passes::CompileOptions o = passes::firmware_options(kFirmware, arch::find_target("medium"));
     models::MlpTrainConfig c;
     c.steps_per_sync = 2;
@@ -107,7 +117,7 @@ const Model& mlp_train() {
 #if TESSERA_HAVE_ONNX
 const Model& lenet() {
   static const Model m = [] {
-    Model m{"lenet", work_dir("lenet"), {}, {}, 0, 0};
+    Model m{"lenet", work_dir("lenet"), {}, {}, 0, 0, {}};
     onnx_import::ImportOptions io;
     io.batch = 4;
     const onnx_import::Model om = onnx_import::import_file(std::string(TESSERA_LENET_REFERENCE_DIR) + "/lenet.onnx", io);
@@ -284,6 +294,48 @@ void check_view(const Model& m) {
   EXPECT_GT(peak, 0u);
 }
 
+// The view's bytes live against the memory planner's plan, on an executable whose tensors
+// share addresses (tensors with disjoint live ranges, in one program or in different
+// ones): for each tile, the most its `view --program P` finds live over all programs is
+// the tile's planned total (the sum of its categories, as `tessera compile` prints them;
+// its tensors' share is the planner's own peak), and the fullest tile's curve peaks at the
+// fullest planned total.
+void check_live_bytes(const Model& m) {
+  const exe::Executable& e = m.exe;
+  // The premise: on some tile, two tensors' intervals overlap in address.
+  bool shared = false;
+  std::map<uint32_t, std::vector<std::tuple<uint32_t, uint32_t, size_t>>> at;  // tile -> (begin, end, tensor)
+  for (size_t t = 0; t < e.tensors.size(); ++t)
+    for (const exe::Interval& iv : e.tensors[t].intervals)
+      at[iv.tile].emplace_back(iv.addr, iv.addr + iv.count * exe::dtype_bytes(e.tensors[t].dtype), t);
+  for (auto& [tile, spans] : at) {
+    std::sort(spans.begin(), spans.end());
+    for (size_t k = 1; k < spans.size() && !shared; ++k)
+      shared = std::get<0>(spans[k]) < std::get<1>(spans[k - 1]) && std::get<2>(spans[k]) != std::get<2>(spans[k - 1]);
+  }
+  ASSERT_TRUE(shared) << m.name << ": no two tensors share an address; the check would prove nothing";
+  std::vector<uint64_t> planned(e.tiles), peak(e.tiles, 0);
+  for (uint32_t t = 0; t < e.tiles; ++t) {
+    const exe::TileMemory& tm = e.memory[t];
+    planned[t] = uint64_t{tm.code} + tm.stack + tm.control + tm.vertex_state + tm.send_lists + tm.landing + tm.tensors;
+  }
+  uint64_t curve = 0;
+  for (const exe::Program& p : e.programs) {
+    const fs::path js = m.dir / ("live_" + p.name + ".json"), png = m.dir / ("live_" + p.name + ".png");
+    tessera("view " + m.tsx.string() + " --program " + p.name + " -o " + png.string() + " --json " + js.string());
+    const json v = read_json(js);
+    ASSERT_EQ(v["live_bytes"]["peak_by_tile"].size(), e.tiles) << p.name;
+    for (uint32_t t = 0; t < e.tiles; ++t) {
+      const uint64_t b = v["live_bytes"]["peak_by_tile"][t].get<uint64_t>();
+      EXPECT_LE(b, planned[t]) << "program " << p.name << " tile " << t;
+      peak[t] = std::max(peak[t], b);
+    }
+    for (const json& b : v["live_bytes"]["max_tile"]) curve = std::max(curve, b.get<uint64_t>());
+  }
+  for (uint32_t t = 0; t < e.tiles; ++t) EXPECT_EQ(peak[t], planned[t]) << "tile " << t;
+  EXPECT_EQ(curve, *std::max_element(planned.begin(), planned.end())) << "the fullest tile's bytes live";
+}
+
 void check_graph(const Model& m) {
   const fs::path gml = m.dir / "graph.graphml", gexf = m.dir / "graph.gexf", png = m.dir / "graph.png";
   tessera("graph " + m.tsx.string() + " -o " + gml.string() + " -o " + gexf.string() + " -o " + png.string() +
@@ -294,6 +346,35 @@ void check_graph(const Model& m) {
   EXPECT_EQ(count(g, "<node id=\"v"), m.graph_vertices) << "GraphML vertices";
   EXPECT_EQ(count(g, "<edge "), m.graph_edges) << "GraphML edges";
   EXPECT_EQ(count(g, "<node id=\"r"), count(g, "<data key=\"kind\">region</data>"));
+  // Each edge goes to the tensor the compiler connected (not to another tensor that shares
+  // its address at another time): (compute set, tile, tensor, access) counted both ways.
+  {
+    std::map<std::string, std::pair<uint32_t, uint32_t>> vertex;  // id -> (compute set, tile)
+    std::map<std::string, std::string> tensor;                   // region id -> tensor name
+    std::map<std::tuple<uint32_t, uint32_t, std::string, bool>, size_t> links;
+    const auto data = [](const std::string& line, const std::string& key) {
+      const std::string open = "<data key=\"" + key + "\">";
+      const size_t a = line.find(open) + open.size();
+      return line.substr(a, line.find("</data>", a) - a);
+    };
+    const auto id = [](const std::string& line, const std::string& attr) {
+      const size_t a = line.find(attr + "=\"") + attr.size() + 2;
+      return line.substr(a, line.find('"', a) - a);
+    };
+    std::istringstream in(g);
+    for (std::string line; std::getline(in, line);) {
+      if (line.find("<node id=\"v") != std::string::npos)
+        vertex[id(line, "id")] = {std::stoul(data(line, "cs")), std::stoul(data(line, "tile"))};
+      else if (line.find("<node id=\"r") != std::string::npos)
+        tensor[id(line, "id")] = data(line, "tensor");
+      else if (line.find("<edge ") != std::string::npos) {
+        const bool w = data(line, "access") == "write";
+        const std::string v = id(line, w ? "source" : "target"), r = id(line, w ? "target" : "source");
+        ++links[{vertex.at(v).first, vertex.at(v).second, tensor.at(r), w}];
+      }
+    }
+    EXPECT_TRUE(links == m.graph_links) << "GraphML edges to other tensors than the compiler's";
+  }
   const std::string x = read_text(gexf);
   EXPECT_EQ(count(x, "<node id=\"v"), m.graph_vertices) << "GEXF vertices";
   EXPECT_EQ(count(x, "<edge "), m.graph_edges) << "GEXF edges";
@@ -317,6 +398,7 @@ TEST(VizTrain, ViewPictures) {
   check_view(mlp_train());
 }
 TEST(VizTrain, GraphCountsMatchTheCompiler) { check_graph(mlp_train()); }
+TEST(VizTrain, LiveBytesPeakAtThePlannersTotals) { check_live_bytes(mlp_train()); }
 #if TESSERA_HAVE_VLT_SMALL
 // MNIST inference on the Verilated `small` machine (the model CI builds): 8 digits, one batch.
 const Model& mnist_rtl() {

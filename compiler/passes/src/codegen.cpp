@@ -11,6 +11,7 @@
 //     of the first program.
 #include <algorithm>
 #include <bit>
+#include <tuple>
 
 #include "tessera/arch/arch_hash.h"
 #include "tessera/passes/passes.h"
@@ -164,6 +165,7 @@ exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPla
     ep.words = static_cast<uint32_t>(l.programs[p].words.size());
     for (uint32_t t = 0; t < tiles; ++t) ep.tile_program.push_back(m.tiles[t].programs[p]);
     ep.streams = l.programs[p].host_syncs;
+    std::tie(ep.first_step, ep.steps) = m.program_steps.at(p);
   }
   for (const graph::CodeletInfo& c : graph::codelets()) e.op_names.push_back(c.name);
   for (const graph::ComputeSetData& cs : g.compute_sets()) e.layer_names.push_back(cs.name);

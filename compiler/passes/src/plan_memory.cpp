@@ -83,8 +83,10 @@ class Liveness {
     }
     for (uint32_t p = 0; p < l.programs.size(); ++p) {
       program_ = p;
+      const uint32_t first = step_;
       const std::vector<uint32_t>& w = l.programs[p].words;
       walk(w, 0, w.size());
+      program_steps_.emplace_back(first, step_ - first);
     }
     for (uint32_t v = 0; v < vars.size(); ++v)
       for (Range& r : ranges_[v])
@@ -114,6 +116,8 @@ class Liveness {
   const std::vector<graph::Interval>& intervals(uint32_t v) const { return ivs_[v]; }
   const std::vector<std::vector<graph::Interval>>& intervals() const { return ivs_; }
   const Range& range(uint32_t v, size_t i) const { return ranges_[v][i]; }
+  // Per program: its first step and how many it has.
+  const std::vector<std::pair<uint32_t, uint32_t>>& program_steps() const { return program_steps_; }
   // What step s is: "compute set 'NAME'", "an exchange", "a host sync".
   std::string step_name(uint32_t s) const {
     if (s >= steps_.size()) return "step " + std::to_string(s);
@@ -281,6 +285,7 @@ class Liveness {
   std::vector<std::pair<uint32_t, uint32_t>> repeats_;  // each Repeat's steps [first, last]
   static constexpr uint32_t kExchangeStep = kNone, kHostStep = kNone - 1;
   std::vector<uint32_t> steps_;  // per step: its compute set, or kExchangeStep / kHostStep
+  std::vector<std::pair<uint32_t, uint32_t>> program_steps_;
   uint32_t step_ = 0, program_ = 0;
 };
 
@@ -362,6 +367,7 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
   // Blocks: the intervals of a variable on one tile with one live range, placed together
   // (packing.h); then the send lists can repeat runs within them (fold_sends).
   const Liveness live(g, l, liveness);
+  m.program_steps = live.program_steps();
   std::vector<Block> blocks;
   Packing pack;
   pack.intervals = &live.intervals();
@@ -449,7 +455,8 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
       const auto& r = live.range(v, i);
       const Packing::Slot& s = pack.slots[v][i];
       (hidden ? landing : user)[iv.tile].emplace_back((iv.end - iv.begin) * kWord, r.first, r.last);
-      m.tensors[v].push_back({iv.tile, iv.begin, iv.end, block_addr[s.block] + s.offset});
+      m.tensors[v].push_back({iv.tile, iv.begin, iv.end, block_addr[s.block] + s.offset,
+                              r.persistent ? exe::LiveRange{} : exe::LiveRange{r.first, r.last}});
     }
   }
   // Per tile, what lies there (variable, interval), for the errors' largest tensors.

@@ -7,8 +7,8 @@
 //   - each exchange transfer -> arch::SendEntry{src addr, bytes, dst tile, dst addr}, with
 //     its count and strides in bytes when it repeats;
 //   - each condition -> per tile, the address of that tile's broadcast copy;
-//   - each user variable -> exe::Tensor with per-interval addresses (a blocked variable's
-//     runs in logical order: graph/blocking.h); each host sync ->
+//   - each user variable -> exe::Tensor with per-interval addresses and live ranges (a
+//     blocked variable's runs in logical order: graph/blocking.h); each host sync ->
 //     exe::Stream with per-run addresses (element offsets into the stream).
 #include <algorithm>
 
@@ -63,25 +63,29 @@ Resolved resolve_addresses(const graph::Graph& g, const Lowered& l, const Exchan
     t.shape = var.shape;
     t.persistent = !var.initial.empty();
     if (!var.blocking.blocked()) {
-      for (const MemoryPlan::Placed& p : m.tensors[v]) t.intervals.push_back({p.tile, p.addr, p.begin, p.end - p.begin});
+      for (const MemoryPlan::Placed& p : m.tensors[v]) {
+        t.intervals.push_back({p.tile, p.addr, p.begin, p.end - p.begin});
+        t.live.push_back(p.live);
+      }
       continue;
     }
     // A blocked variable (blocking.h): its runs in the host's (logical) order, merged where
-    // they continue one another on a tile.
+    // they continue one another on a tile with one live range.
+    std::vector<std::pair<exe::Interval, exe::LiveRange>> runs;
     for (const MemoryPlan::Placed& p : m.tensors[v])
       for (const graph::Blocking::Run& r : var.blocking.stored_runs(p.begin, p.end))
-        t.intervals.push_back({p.tile, p.addr + (r.stored - p.begin) * 4, r.logical, r.count});
-    std::sort(t.intervals.begin(), t.intervals.end(),
-              [](const exe::Interval& a, const exe::Interval& b) { return a.offset < b.offset; });
-    std::vector<exe::Interval> merged;
-    for (const exe::Interval& i : t.intervals) {
-      exe::Interval* last = merged.empty() ? nullptr : &merged.back();
-      if (last && last->tile == i.tile && last->offset + last->count == i.offset && last->addr + last->count * 4 == i.addr)
+        runs.push_back({{p.tile, p.addr + (r.stored - p.begin) * 4, r.logical, r.count}, p.live});
+    std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.first.offset < b.first.offset; });
+    for (const auto& [i, live] : runs) {
+      exe::Interval* last = t.intervals.empty() ? nullptr : &t.intervals.back();
+      if (last && last->tile == i.tile && last->offset + last->count == i.offset && last->addr + last->count * 4 == i.addr &&
+          t.live.back() == live) {
         last->count += i.count;
-      else
-        merged.push_back(i);
+      } else {
+        t.intervals.push_back(i);
+        t.live.push_back(live);
+      }
     }
-    t.intervals = std::move(merged);
   }
   // Streams: one per host sync.
   for (uint32_t s = 0; s < l.host_syncs.size(); ++s) {

@@ -1,4 +1,6 @@
-// read_graph: vertices from the tile tables, edges from their state records' pointers.
+// read_graph: vertices from the tile tables, edges from their state records' pointers, each
+// resolved to the tensor interval holding the address and live (exe::LiveRange) where the
+// vertex's compute set runs.
 #include "tessera/profile/connections.h"
 
 #include <algorithm>
@@ -36,10 +38,32 @@ std::vector<uint8_t> parse_fields(const std::string& sig) {
   return f;
 }
 
-// A tile's tensor intervals by start address, for address lookups.
+// A tile's tensor intervals by start address, for address lookups, with their live ranges.
 struct Span {
   uint32_t begin, end, tensor, interval;
+  exe::LiveRange live;
 };
+
+// The interval `addr` points into on a tile: of those holding it, the one live at planner
+// step `step`. Without live ranges (an executable built by hand, or a compute set no
+// program runs), a guess: one named after the vertex's layer `lname`, else the one starting
+// nearest below the address.
+const Span* resolve(const std::vector<Span>& sp, const std::vector<uint32_t>& reach, uint32_t addr, uint32_t step,
+                    const std::string& lname, const exe::Executable& e) {
+  auto it = std::upper_bound(sp.begin(), sp.end(), addr, [](uint32_t a, const Span& s) { return a < s.begin; });
+  const Span* guess = nullptr;
+  bool named = false;
+  for (size_t k = static_cast<size_t>(it - sp.begin()); k-- > 0 && reach[k] > addr;) {
+    const Span& s = sp[k];
+    if (addr >= s.end) continue;
+    const bool timed = step != UINT32_MAX && !e.tensors[s.tensor].live.empty();
+    if (timed && s.live.first <= step && step <= s.live.last) return &s;
+    if (timed || named) continue;
+    named = !lname.empty() && e.tensors[s.tensor].name.rfind(lname, 0) == 0;
+    if (!guess || named) guess = &s;
+  }
+  return guess;
+}
 
 }  // namespace
 
@@ -78,12 +102,27 @@ GraphData read_graph(const ExeImage& image) {
     });
     for (const auto& [tile, i] : at) {
       const exe::Interval& iv = x.intervals[i];
+      const exe::LiveRange live = i < x.live.size() ? x.live[i] : exe::LiveRange{};
       std::vector<Span>& sp = spans[tile];
-      if (!sp.empty() && sp.back().tensor == t && sp.back().end == iv.addr) sp.back().end += iv.count * eb;
-      else sp.push_back({iv.addr, iv.addr + iv.count * eb, t, i});
+      if (!sp.empty() && sp.back().tensor == t && sp.back().end == iv.addr && sp.back().live == live)
+        sp.back().end += iv.count * eb;
+      else
+        sp.push_back({iv.addr, iv.addr + iv.count * eb, t, i, live});
     }
   }
-  for (auto& s : spans) std::sort(s.begin(), s.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+  // Per tile, by start address; reach[k]: the furthest end among spans 0..k (a lookup walks
+  // back from the address while an earlier span can still hold it).
+  std::vector<std::vector<uint32_t>> reach(e.tiles);
+  for (uint32_t tile = 0; tile < e.tiles; ++tile) {
+    std::vector<Span>& sp = spans[tile];
+    std::sort(sp.begin(), sp.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    uint32_t r = 0;
+    for (const Span& s : sp) reach[tile].push_back(r = std::max(r, s.end));
+  }
+  // The planner's step at which each compute set runs: the one tensor interval holding an
+  // address and live then is the one the vertex points to (the planner lets intervals share
+  // bytes only if their live ranges are disjoint).
+  const std::vector<uint32_t> cs_step = image.compute_set_steps();
 
   // The debug map's layers per (compute set, tile), in table order.
   std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> origin;
@@ -110,20 +149,8 @@ GraphData read_graph(const ExeImage& image) {
         for (uint32_t w = 0; w < f.size(); ++w) {
           if (!f[w]) continue;
           const uint32_t addr = image.word(tile, vs[k].state + 4 * w);
-          const auto& sp = spans[tile];
-          auto it = std::upper_bound(sp.begin(), sp.end(), addr, [](uint32_t a, const Span& s) { return a < s.begin; });
-          // The memory planner lets tensors with disjoint lifetimes share addresses: of the
-          // tensors holding the address, take one named after the vertex's layer, else the
-          // one starting nearest below it.
-          const Span* hit = nullptr;
-          bool named = false;
-          const std::string& lname = layer < no_layer ? g.layers[layer] : std::string();
-          for (int back = 0; it != sp.begin() && back < 64 && !named; ++back) {
-            --it;
-            if (addr >= it->end) continue;
-            named = !lname.empty() && e.tensors[it->tensor].name.rfind(lname, 0) == 0;
-            if (!hit || named) hit = &*it;
-          }
+          const Span* hit = resolve(spans[tile], reach[tile], addr, cs < cs_step.size() ? cs_step[cs] : UINT32_MAX,
+                                    layer < no_layer ? g.layers[layer] : std::string(), e);
           if (!hit) {
             ++g.unresolved;
             continue;

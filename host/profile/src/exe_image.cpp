@@ -46,12 +46,45 @@ uint32_t ExeImage::word(uint32_t tile, uint32_t addr) const {
 
 namespace {
 
+constexpr uint32_t kNoStep = UINT32_MAX;
+
+// The memory planner's numbering of one program's steps (exe::LiveRange), per word: each
+// Execute, Exchange and HostSync, and each If (its condition's broadcast), in word order,
+// a Repeat's body once, both branches of an If. Other words: kNoStep.
+struct Numbering {
+  std::vector<uint32_t> step_at;
+  uint32_t steps = 0;
+
+  Numbering(const ExeImage& img, const exe::Program& p) : step_at(p.words, kNoStep) {
+    if (p.tile_program.empty()) return;
+    for (uint32_t i = 0; i < p.words;) {
+      const uint32_t op = img.word(0, p.tile_program[0] + 4 * i);
+      switch (op) {
+        case arch::kCtlExecute: case arch::kCtlExchange: case arch::kCtlHostSync: step_at[i] = steps++, i += 2; break;
+        case arch::kCtlRepeat: i += 3; break;  // the body follows inline
+        case arch::kCtlIf: step_at[i] = steps++, i += 4; break;  // then the branches inline
+        case arch::kCtlSync: ++i; break;
+        default: i = p.words; break;  // kCtlEnd (bad opcodes are the walk's to report)
+      }
+    }
+    if (p.steps && p.steps != steps)  // 0: not recorded (an executable built by hand)
+      throw ProfileError("program '" + p.name + "': its control program has " + std::to_string(steps) +
+                         " planner steps, the executable records " + std::to_string(p.steps));
+  }
+};
+
 struct Walker {
   const ExeImage& img;
   uint32_t base, words;
   size_t max_steps;
   std::vector<StepPlan>& out;
   StepPlan cur;
+  const Numbering& num;
+  uint32_t first_step;
+
+  void planner_step(uint32_t i) {
+    if (i < num.step_at.size() && num.step_at[i] != kNoStep) cur.planner_steps.push_back(first_step + num.step_at[i]);
+  }
 
   uint32_t at(uint32_t i) const {
     if (i >= words) throw ProfileError("control program runs past its " + std::to_string(words) + " words");
@@ -90,9 +123,9 @@ struct Walker {
       const uint32_t op = at(i);
       switch (op) {
         case arch::kCtlEnd: return false;
-        case arch::kCtlExecute: cur.compute_sets.push_back(at(i + 1)), i += 2; break;
-        case arch::kCtlExchange: barrier(StepPlan::kExchange, at(i + 1)), i += 2; break;
-        case arch::kCtlHostSync: barrier(StepPlan::kHostSync, at(i + 1)), i += 2; break;
+        case arch::kCtlExecute: planner_step(i), cur.compute_sets.push_back(at(i + 1)), i += 2; break;
+        case arch::kCtlExchange: planner_step(i), barrier(StepPlan::kExchange, at(i + 1)), i += 2; break;
+        case arch::kCtlHostSync: planner_step(i), barrier(StepPlan::kHostSync, at(i + 1)), i += 2; break;
         case arch::kCtlSync: barrier(StepPlan::kSync, 0), ++i; break;
         case arch::kCtlRepeat: {
           const uint32_t n = at(i + 1), body = at(i + 2);
@@ -103,6 +136,7 @@ struct Walker {
         }
         case arch::kCtlIf: {
           const uint32_t t = at(i + 2), e = at(i + 3);
+          planner_step(i);
           const bool then = count(i + 4, i + 4 + t) >= count(i + 4 + t, i + 4 + t + e);
           if (!(then ? walk(i + 4, i + 4 + t, depth + 1) : walk(i + 4 + t, i + 4 + t + e, depth + 1))) return false;
           i += 4 + t + e;
@@ -120,10 +154,24 @@ struct Walker {
 std::vector<StepPlan> ExeImage::steps(const exe::Program& p, size_t max_steps) const {
   std::vector<StepPlan> out;
   if (p.tile_program.empty()) return out;
-  Walker w{*this, p.tile_program[0], p.words, max_steps, out, {}};
+  const Numbering num(*this, p);
+  Walker w{*this, p.tile_program[0], p.words, max_steps, out, {}, num, p.first_step};
   w.walk(0, p.words, 0);
   if (!w.full()) w.barrier(StepPlan::kEnd, 0);
   return out;
+}
+
+std::vector<uint32_t> ExeImage::compute_set_steps() const {
+  std::vector<uint32_t> first(num_compute_sets_, kNoStep);
+  for (const exe::Program& p : e_.programs) {
+    const Numbering num(*this, p);
+    for (uint32_t i = 0; i < p.words; ++i)
+      if (num.step_at[i] != kNoStep && word(0, p.tile_program[0] + 4 * i) == arch::kCtlExecute) {
+        const uint32_t cs = word(0, p.tile_program[0] + 4 * i + 4);
+        if (cs < first.size()) first[cs] = std::min(first[cs], p.first_step + num.step_at[i]);
+      }
+  }
+  return first;
 }
 
 std::vector<ExeImage::Vertex> ExeImage::vertices(uint32_t tile, uint32_t cs) const {

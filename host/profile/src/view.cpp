@@ -43,7 +43,7 @@ ViewData make_view(const ExeImage& image, const GraphData& graph, const std::str
   v.category.resize(e.tiles, std::vector<uint32_t>(7, 0));
   v.layers = graph.layers;
 
-  // A tensor's layer: that of its first region a vertex touches.
+  // A tensor's layer (for the memory map's colours): that of its first region a vertex touches.
   const uint32_t no_layer = static_cast<uint32_t>(graph.layers.size() - 1);
   std::vector<uint32_t> tensor_layer(e.tensors.size(), no_layer);
   for (size_t r = graph.regions.size(); r-- > 0;) tensor_layer[graph.regions[r].tensor] = graph.region_layer[r];
@@ -52,48 +52,53 @@ ViewData make_view(const ExeImage& image, const GraphData& graph, const std::str
     for (const exe::Interval& iv : e.tensors[t].intervals)
       v.tensor_layer_bytes[iv.tile][tensor_layer[t]] += uint64_t(iv.count) * exe::dtype_bytes(e.tensors[t].dtype);
 
-  // Liveness over the program's supersteps.
+  // Bytes live at each superstep of the program, from the planner's own live ranges
+  // (exe::LiveRange): per tile, the tensor bytes live at each of the program's planner
+  // steps (a difference array over them), then per superstep the most at any of its steps.
   const exe::Program* p = program_name.empty() ? (e.programs.empty() ? nullptr : &e.programs.front())
                                                : e.find_program(program_name);
   if (!p) throw ProfileError("no program '" + program_name + "'");
   v.program = p->name;
   const std::vector<StepPlan> plan = image.steps(*p, max_steps);
   const size_t steps = plan.size();
-  std::vector<uint32_t> first(image.compute_sets(), UINT32_MAX), last(image.compute_sets(), 0);
-  for (uint32_t k = 0; k < steps; ++k)
-    for (uint32_t cs : plan[k].compute_sets)
-      if (cs < first.size()) first[cs] = std::min(first[cs], k), last[cs] = std::max(last[cs], k);
-  std::vector<uint32_t> t_first(e.tensors.size(), UINT32_MAX), t_last(e.tensors.size(), 0);
-  for (size_t i = 0; i < graph.edge_count(); ++i) {
-    const uint32_t cs = graph.vertex_cs[graph.edge_vertex[i]], t = graph.regions[graph.edge_region[i]].tensor;
-    if (first[cs] == UINT32_MAX) continue;
-    t_first[t] = std::min(t_first[t], first[cs]), t_last[t] = std::max(t_last[t], last[cs]);
-  }
-  // Per tile, its tensor intervals' live ranges; then one tile at a time through a
-  // difference array over the supersteps (memory: the intervals plus one array).
+  const uint32_t from = p->first_step, n = p->steps;
+  v.planner_steps = n;
   struct Live {
-    uint32_t first, last;
+    uint32_t first, last;  // of the program's planner steps, 0-based
     int64_t bytes;
   };
   std::vector<std::vector<Live>> live(e.tiles);
-  for (size_t t = 0; t < e.tensors.size() && steps; ++t) {
-    uint32_t a = t_first[t], b = t_last[t];
-    if (e.tensors[t].persistent) a = 0, b = static_cast<uint32_t>(steps - 1);
-    if (a == UINT32_MAX) continue;
-    for (const exe::Interval& iv : e.tensors[t].intervals)
-      live[iv.tile].push_back({a, b, int64_t(iv.count) * exe::dtype_bytes(e.tensors[t].dtype)});
-  }
-  v.live_total.assign(steps, 0), v.live_max_tile.assign(steps, 0);
-  std::vector<int64_t> diff(steps + 1);
-  for (uint32_t tile = 0; tile < e.tiles && steps; ++tile) {
-    std::fill(diff.begin(), diff.end(), 0);
-    for (int c = 0; c < 6; ++c) diff[0] += v.category[tile][c];
-    for (const Live& l : live[tile]) diff[l.first] += l.bytes, diff[l.last + 1] -= l.bytes;
-    int64_t run = 0;
+  for (const exe::Tensor& t : e.tensors)
+    for (size_t i = 0; i < t.intervals.size(); ++i) {
+      const exe::Interval& iv = t.intervals[i];
+      const exe::LiveRange r = i < t.live.size() ? t.live[i] : exe::LiveRange{};
+      uint32_t a = 0, b = n ? n - 1 : 0;  // the whole run: all of the program's steps
+      if (r.last != exe::LiveRange::kWholeRun) {
+        if (r.last < from || r.first >= uint64_t{from} + n) continue;  // another program's
+        a = std::max(r.first, from) - from, b = std::min<uint64_t>(r.last, uint64_t{from} + n - 1) - from;
+      }
+      live[iv.tile].push_back({a, b, int64_t(iv.count) * exe::dtype_bytes(t.dtype)});
+    }
+  v.live_total.assign(steps, 0), v.live_max_tile.assign(steps, 0), v.live_peak_tile.assign(e.tiles, 0);
+  std::vector<int64_t> at(std::max<uint32_t>(n, 1) + 1);
+  for (uint32_t tile = 0; tile < e.tiles; ++tile) {
+    std::fill(at.begin(), at.end(), 0);
+    for (const Live& l : live[tile]) at[l.first] += l.bytes, at[l.last + 1] -= l.bytes;
+    int64_t fixed = 0, run = 0, most = 0;
+    for (int c = 0; c < 6; ++c) fixed += v.category[tile][c];
+    for (size_t k = 0; k + 1 < at.size(); ++k) at[k] = run += at[k], most = std::max(most, at[k]);
+    v.live_peak_tile[tile] = static_cast<uint64_t>(fixed + most);
+    // A superstep with no planner step of its own (a bare Sync) keeps the one before.
+    int64_t last = at[0];
     for (size_t k = 0; k < steps; ++k) {
-      run += diff[k];
-      v.live_total[k] += static_cast<uint64_t>(run);
-      v.live_max_tile[k] = std::max<uint64_t>(v.live_max_tile[k], static_cast<uint64_t>(run));
+      if (n && !plan[k].planner_steps.empty()) {
+        last = 0;
+        for (uint32_t s : plan[k].planner_steps)
+          if (s >= from && s - from < n) last = std::max(last, at[s - from]);
+      }
+      const uint64_t bytes = static_cast<uint64_t>(fixed + last);
+      v.live_total[k] += bytes;
+      v.live_max_tile[k] = std::max(v.live_max_tile[k], bytes);
     }
   }
 
@@ -149,6 +154,8 @@ void write_view_json(std::ostream& out, const ViewData& v) {
   array(out, v.live_total);
   out << ",\n    \"max_tile\": ";
   array(out, v.live_max_tile);
+  out << ",\n    \"planner_steps\": " << v.planner_steps << ", \"peak_by_tile\": ";
+  array(out, v.live_peak_tile);
   out << "},\n  \"exchange\": {\"groups\": " << v.groups << ", \"tiles_per_group\": "
       << (v.groups ? (v.tiles + v.groups - 1) / v.groups : 0) << ", \"bytes\": ";
   array(out, v.exchange);

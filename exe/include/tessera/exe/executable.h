@@ -14,7 +14,7 @@
 
 namespace tessera::exe {
 
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;  // 2: tensors' live ranges, programs' steps
 
 enum class DType : uint8_t { kF32 = 0, kI32 = 1, kU32 = 2, kU8 = 3 };
 uint32_t dtype_bytes(DType t);
@@ -30,12 +30,24 @@ struct Interval {
   bool operator==(const Interval&) const = default;
 };
 
+// The steps during which an interval's bytes are in use, in the memory planner's numbering:
+// the Execute, Exchange and HostSync instructions of all programs (and each If, for its
+// condition's broadcast) numbered in program order, then word order, a Repeat's body once.
+// Intervals on one tile whose addresses overlap have disjoint live ranges.
+struct LiveRange {
+  uint32_t first = 0;
+  uint32_t last = 0xFFFFFFFFu;  // kWholeRun: live for the whole run
+  static constexpr uint32_t kWholeRun = 0xFFFFFFFFu;
+  bool operator==(const LiveRange&) const = default;
+};
+
 struct Tensor {
   std::string name;
   DType dtype = DType::kF32;
   std::vector<uint32_t> shape;
   std::vector<Interval> intervals;  // cover the tensor exactly once, in offset order
   bool persistent = false;          // weights and other state kept between runs
+  std::vector<LiveRange> live;      // one per interval; empty: each live for the whole run
   bool operator==(const Tensor&) const = default;
 };
 
@@ -60,6 +72,7 @@ struct Program {
   uint32_t words = 0;                   // length of the control program
   std::vector<uint32_t> tile_program;   // per tile: tile address of its copy
   std::vector<uint32_t> streams;        // indices into Executable::streams, in HostSync order
+  uint32_t first_step = 0, steps = 0;   // its steps in the planner's numbering (LiveRange)
   bool operator==(const Program&) const = default;
 };
 

@@ -80,6 +80,7 @@ struct ExchangePlan {
 struct MemoryPlan {
   struct Placed {  // one interval of a variable
     uint32_t tile = 0, begin = 0, end = 0, addr = 0;
+    exe::LiveRange live;  // its live range in steps (the numbering of exe::LiveRange)
   };
   struct Tile {
     std::vector<uint32_t> programs;       // per program: its copy of the bytecode
@@ -93,6 +94,7 @@ struct MemoryPlan {
   std::vector<Tile> tiles;
   std::vector<uint32_t> vertex_state;            // per vertex: its state record
   std::vector<std::vector<Placed>> tensors;      // per variable, in element order
+  std::vector<std::pair<uint32_t, uint32_t>> program_steps;  // per program: first step, count
   std::vector<std::string> errors;               // tiles that do not fit, one line each
   std::string peak;  // if a tile does not fit: when the fullest one peaks and what is live then
 

@@ -2,7 +2,8 @@
 // (compute set, tile, position) order) with its tile, compute set, codelet and layer, and
 // an edge for every pointer field of its state (the codelet's signature says which words
 // are tile addresses, and `const` ones are only read) to the tensor region (one interval of
-// one tensor) that holds the address. No per-vertex objects: a graph of 10^7 vertices and
+// one tensor) that holds the address and is live, by the planner's live ranges
+// (exe::LiveRange), at the step where the vertex's compute set runs. No per-vertex objects: a graph of 10^7 vertices and
 // 10^8 edges is a few arrays.
 #pragma once
 

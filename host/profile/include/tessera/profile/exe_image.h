@@ -26,6 +26,9 @@ struct StepPlan {
   Kind kind = kSync;
   uint32_t operand = 0;                 // exchange index or stream index
   std::vector<uint32_t> compute_sets;   // in execution order
+  // The memory planner's steps (exe::LiveRange's numbering) this superstep runs: its
+  // Executes, its Exchange or HostSync, the condition broadcast of an If begun in it.
+  std::vector<uint32_t> planner_steps;
 };
 
 class ExeImage {
@@ -42,6 +45,11 @@ class ExeImage {
   // (the compute sets after the last barrier). At most `max_steps` barriers, then it stops
   // (the rest is left out).
   std::vector<StepPlan> steps(const exe::Program& p, size_t max_steps = 1u << 22) const;
+
+  // Per compute set, the first of the planner's steps that executes it in any program
+  // (UINT32_MAX: none does). Throws ProfileError if a program's walk does not number as
+  // many steps as the executable records for it.
+  std::vector<uint32_t> compute_set_steps() const;
 
   // Compute set `cs`'s vertices on `tile` as {codelet, state address} pairs.
   struct Vertex {

@@ -21,10 +21,15 @@ struct ViewData {
   std::vector<std::vector<uint32_t>> category;   // [tile][category], from the compiler's plan
   std::vector<std::string> layers;
   std::vector<std::vector<uint64_t>> tensor_layer_bytes;  // [tile][layer]: tensor intervals by layer
-  // Per superstep of `program`: bytes live over all tiles and on the fullest tile (fixed
-  // categories plus the tensors in use between their first and last use; persistent
-  // tensors always).
+  // Per superstep of `program`: bytes live over all tiles and on the fullest tile: the
+  // fixed categories (code .. landing) plus the tensor intervals live then by the memory
+  // planner's live ranges (exe::LiveRange; the most at any planner step of the superstep).
   std::vector<uint64_t> live_total, live_max_tile;
+  // Per tile: the most bytes live at any of the program's planner steps (both branches of
+  // each If, which the supersteps follow only one of). Over all programs, the most of each
+  // tile's is its planned total (the sum of its categories).
+  std::vector<uint64_t> live_peak_tile;
+  uint32_t planner_steps = 0;                    // the program's steps in the planner's numbering
   uint32_t groups = 0;                           // the exchange matrix is groups x groups
   std::vector<uint64_t> exchange;                // [src group * groups + dst group] bytes per run
 };
