@@ -26,6 +26,10 @@ inline const uint8_t* file_checksum_field(const fb::Executable& root) {
 // Requires the field to be present (the writer forces it).
 uint32_t file_checksum(std::span<const uint8_t> buf, const fb::Executable& root);
 
+// Both of the above, as the reader checks them: the same values, with segment_data (most
+// of a file) read once for the segments section and the file. Requires the field too.
+SectionSums section_and_file_checksums(std::span<const uint8_t> buf, const fb::Executable& root, uint32_t& file);
+
 // The FlatBuffers verifier's limits, the same for the writer's seal and the reader: tables
 // are few (tensors, streams, programs), but a big graph's temporaries are tensors too
 // (ResNet-18 at batch 8 on ipu-mk2 has more than the verifier's default million); the limit

@@ -1,8 +1,13 @@
 // .tsx bytes -> Executable. verify_buffer() first (nothing is read from a buffer that has not
 // passed the FlatBuffers verifier and its checksums), then a copy into the in-memory form,
 // then verify() on the content. Absent vectors and strings read as empty.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <fstream>
+#include <memory>
 
 #include "internal.h"
 #include "tessera/exe/file.h"
@@ -108,10 +113,26 @@ Executable read_file(const std::filesystem::path& path) {
   const std::streamoff size = f.tellg();
   if (size < 0 || uint64_t(size) >= FLATBUFFERS_MAX_BUFFER_SIZE)
     throw ExeError(name + ": not a Tessera executable (size " + std::to_string(size) + " bytes)");
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  // Mapped rather than read (ResNet-18 on ipu-mk2 is 350 MB): the page cache's pages, all
+  // mapped at once, page-aligned as FlatBuffers wants; nothing copied, no fresh memory.
+  if (size > 0) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    void* map = fd < 0 ? MAP_FAILED : mmap(nullptr, size_t(size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (fd >= 0) ::close(fd);
+    if (map != MAP_FAILED) {
+      struct Unmap {
+        void* p;
+        size_t n;
+        ~Unmap() { munmap(p, n); }
+      } const unmap{map, size_t(size)};
+      return deserialize({static_cast<const uint8_t*>(map), size_t(size)}, name);
+    }
+  }
+  // Otherwise read, into memory not zeroed first; new[] is aligned for FlatBuffers.
+  const auto bytes = std::make_unique_for_overwrite<uint8_t[]>(static_cast<size_t>(size));
   f.seekg(0);
-  if (!f.read(reinterpret_cast<char*>(bytes.data()), size)) throw ExeError(name + ": read failed");
-  return deserialize(bytes, name);
+  if (!f.read(reinterpret_cast<char*>(bytes.get()), size)) throw ExeError(name + ": read failed");
+  return deserialize({bytes.get(), static_cast<size_t>(size)}, name);
 }
 
 }  // namespace tessera::exe

@@ -3,6 +3,7 @@
 // buffer it just built) and the reader agree by construction: scalars as 4 little-endian
 // bytes, strings and vectors as a 4-byte count followed by their bytes (vectors of structs
 // and scalars are hashed as stored, which on disk is little-endian), absent as empty.
+#include <algorithm>
 #include <type_traits>
 
 #include "internal.h"
@@ -10,6 +11,8 @@
 
 namespace tessera::exe::detail {
 namespace {
+
+constexpr uint32_t kFnvBasis = 2166136261u, kFnvPrime = 16777619u;
 
 class Hasher {
  public:
@@ -35,7 +38,7 @@ class Hasher {
   uint32_t value() const { return h_; }
 
  private:
-  uint32_t h_ = 2166136261u;
+  uint32_t h_ = kFnvBasis;
 };
 
 // Hashes each table of a vector with `f`, after the vector's length.
@@ -48,16 +51,17 @@ uint32_t tables(const flatbuffers::Vector<flatbuffers::Offset<T>>* v, F f) {
   return h.value();
 }
 
-}  // namespace
+// The segments section's hash up to segment_data's bytes (Hasher::vec's count before them).
+uint32_t segments_head(const fb::Executable& r) {
+  Hasher h;
+  h.vec(r.segments());
+  h.u32(r.segment_data() ? r.segment_data()->size() : 0);
+  return h.value();
+}
 
-SectionSums section_checksums(const fb::Executable& r) {
+// Every section but segments.
+SectionSums other_sections(const fb::Executable& r) {
   SectionSums s;
-  {
-    Hasher h;
-    h.vec(r.segments());
-    h.vec(r.segment_data());
-    s.segments = h.value();
-  }
   s.tensors = tables(r.tensors(), [](Hasher& h, const fb::Tensor& t) {
     h.str(t.name());
     h.u32(uint32_t(t.dtype()));
@@ -97,13 +101,52 @@ SectionSums section_checksums(const fb::Executable& r) {
   return s;
 }
 
-uint32_t file_checksum(std::span<const uint8_t> buf, const fb::Executable& root) {
-  const uint8_t* field = file_checksum_field(root);
-  const size_t at = size_t(field - buf.data());
+// FNV-1a of buf[from, to) after `h`, the 4 bytes of the file_checksum field (at `at`) read
+// as zero.
+uint32_t zero_field(std::span<const uint8_t> buf, size_t at, size_t from, size_t to, uint32_t h) {
   static constexpr uint8_t kZero[4] = {0, 0, 0, 0};
-  uint32_t h = fnv1a(buf.data(), at);
-  h = fnv1a(kZero, 4, h);
-  return fnv1a(buf.data() + at + 4, buf.size() - at - 4, h);
+  const size_t z0 = std::clamp(at, from, to), z1 = std::clamp(at + 4, from, to);
+  h = fnv1a(buf.data() + from, z0 - from, h);
+  h = fnv1a(kZero, z1 - z0, h);
+  return fnv1a(buf.data() + z1, to - z1, h);
+}
+
+size_t field_offset(std::span<const uint8_t> buf, const fb::Executable& root) {
+  return size_t(file_checksum_field(root) - buf.data());
+}
+
+}  // namespace
+
+SectionSums section_checksums(const fb::Executable& r) {
+  SectionSums s = other_sections(r);
+  const auto* data = r.segment_data();
+  s.segments = data ? fnv1a(data->Data(), data->size(), segments_head(r)) : segments_head(r);
+  return s;
+}
+
+uint32_t file_checksum(std::span<const uint8_t> buf, const fb::Executable& root) {
+  return zero_field(buf, field_offset(buf, root), 0, buf.size(), kFnvBasis);
+}
+
+SectionSums section_and_file_checksums(std::span<const uint8_t> buf, const fb::Executable& r, uint32_t& file) {
+  const auto* data = r.segment_data();
+  const size_t at = field_offset(buf, r);
+  const size_t d0 = data ? size_t(data->Data() - buf.data()) : 0, d1 = data ? d0 + data->size() : 0;
+  if (!data || (at < d1 && at + 4 > d0)) {  // the field inside the data: only in a crafted file
+    file = file_checksum(buf, r);
+    return section_checksums(r);
+  }
+  SectionSums s = other_sections(r);
+  // Two independent chains over the data, each bound by its multiply's latency: the
+  // second costs little more than the first.
+  uint32_t a = zero_field(buf, at, 0, d0, kFnvBasis), b = segments_head(r);
+  for (size_t i = d0; i < d1; ++i) {
+    a = (a ^ buf[i]) * kFnvPrime;
+    b = (b ^ buf[i]) * kFnvPrime;
+  }
+  file = zero_field(buf, at, d1, buf.size(), a);
+  s.segments = b;
+  return s;
 }
 
 bool seal(std::span<uint8_t> buf) {

@@ -34,19 +34,24 @@ struct Ctx {
   uint64_t sram_end() const { return uint64_t(arch::kSramBase) + t.sram_bytes; }  // exclusive
 
   // [addr, addr + bytes) must be word aligned, inside `tile`'s SRAM and at or above the tile
-  // header (below it is the firmware's code and data).
-  void region(const std::string& where, uint32_t tile, uint32_t addr, uint64_t bytes) const {
+  // header (below it is the firmware's code and data). `where()` names it, called only on
+  // failure (a big executable has hundreds of thousands of regions).
+  template <typename Where>
+  void region(const Where& where, uint32_t tile, uint32_t addr, uint64_t bytes) const {
+    if (tile < e.tiles && addr >= arch::kSramBase && addr < sram_end() && addr % 4 == 0 && addr + bytes <= sram_end() &&
+        addr >= e.header_addr)
+      return;
     if (tile >= e.tiles)
-      fail(name, where + ": tile " + std::to_string(tile) + " out of range (target '" + e.target + "' has " +
+      fail(name, where() + ": tile " + std::to_string(tile) + " out of range (target '" + e.target + "' has " +
                      std::to_string(e.tiles) + " tiles)");
     const std::string sram = "tile " + std::to_string(tile) + "'s SRAM (" + hex(arch::kSramBase) + ".." +
                              hex(sram_end() - 1) + ")";
-    if (addr < arch::kSramBase || addr >= sram_end()) fail(name, where + ": address " + hex(addr) + " outside " + sram);
-    if (addr % 4) fail(name, where + ": address " + hex(addr) + " not word-aligned");
+    if (addr < arch::kSramBase || addr >= sram_end()) fail(name, where() + ": address " + hex(addr) + " outside " + sram);
+    if (addr % 4) fail(name, where() + ": address " + hex(addr) + " not word-aligned");
     if (addr + bytes > sram_end())
-      fail(name, where + ": " + std::to_string(bytes) + " bytes at " + hex(addr) + " run past the end of " + sram);
+      fail(name, where() + ": " + std::to_string(bytes) + " bytes at " + hex(addr) + " run past the end of " + sram);
     if (addr < e.header_addr)
-      fail(name, where + ": address " + hex(addr) + " below the tile header at " + hex(e.header_addr) +
+      fail(name, where() + ": address " + hex(addr) + " below the tile header at " + hex(e.header_addr) +
                      " (firmware space)");
   }
 
@@ -66,17 +71,17 @@ struct Ctx {
     const uint64_t total = elements(where, shape);
     uint64_t next = 0;  // first element not yet covered
     for (size_t i = 0; i < iv.size(); ++i) {
-      const std::string at = where + " interval " + std::to_string(i);
+      const auto at = [&] { return where + " interval " + std::to_string(i); };
       const uint64_t begin = iv[i].offset, end = begin + iv[i].count;
-      if (iv[i].count == 0) fail(name, at + ": empty");
+      if (iv[i].count == 0) fail(name, at() + ": empty");
       if (begin < next)
-        fail(name, at + ": elements " + std::to_string(begin) + ".." + std::to_string(std::min(next, end) - 1) +
+        fail(name, at() + ": elements " + std::to_string(begin) + ".." + std::to_string(std::min(next, end) - 1) +
                        " already covered (overlap)");
       if (begin > next)
-        fail(name, at + ": elements " + std::to_string(next) + ".." + std::to_string(begin - 1) +
+        fail(name, at() + ": elements " + std::to_string(next) + ".." + std::to_string(begin - 1) +
                        " not covered (gap before this interval)");
       if (end > total)
-        fail(name, at + ": elements up to " + std::to_string(end - 1) + " past the end (" + std::to_string(total) +
+        fail(name, at() + ": elements up to " + std::to_string(end - 1) + " past the end (" + std::to_string(total) +
                        " elements)");
       region(at, iv[i].tile, iv[i].addr, uint64_t(iv[i].count) * dtype_bytes(dtype));
       next = end;
@@ -106,8 +111,8 @@ void segments(const Ctx& c) {
   std::vector<size_t> order(c.e.segments.size());
   for (size_t i = 0; i < order.size(); ++i) {
     const Segment& s = c.e.segments[i];
-    const std::string at = "segment " + std::to_string(i);
-    if (s.bytes.size() % 4) fail(c.name, at + ": " + std::to_string(s.bytes.size()) + " bytes, not a multiple of 4");
+    const auto at = [&] { return "segment " + std::to_string(i); };
+    if (s.bytes.size() % 4) fail(c.name, at() + ": " + std::to_string(s.bytes.size()) + " bytes, not a multiple of 4");
     c.region(at, s.tile, s.addr, s.bytes.size());
     order[i] = i;
   }
@@ -186,7 +191,7 @@ void verify(const Executable& e, const std::string& name) {
       fail(name, at + ": " + std::to_string(p.tile_program.size()) + " tile addresses for " + std::to_string(e.tiles) +
                      " tiles");
     for (uint32_t tile = 0; tile < e.tiles; ++tile)
-      c.region(at + " tile " + std::to_string(tile), tile, p.tile_program[tile], uint64_t(p.words) * 4);
+      c.region([&] { return at + " tile " + std::to_string(tile); }, tile, p.tile_program[tile], uint64_t(p.words) * 4);
     for (size_t i = 0; i < p.streams.size(); ++i)
       if (p.streams[i] >= e.streams.size())
         fail(name, at + ": stream " + std::to_string(i) + " is index " + std::to_string(p.streams[i]) + ", only " +
@@ -226,7 +231,8 @@ const fb::Executable& verify_buffer(std::span<const uint8_t> buf, const std::str
   // Section checksums first: they say which part is damaged; the file checksum then covers
   // everything else (header fields, names' layout, padding).
   if (!r.checksums()) fail(name, "checksums: missing");
-  const SectionSums s = section_checksums(r);
+  uint32_t whole = 0;
+  const SectionSums s = file_checksum_field(r) ? section_and_file_checksums(buf, r, whole) : section_checksums(r);
   const fb::Checksums& want = *r.checksums();
   const std::pair<const char*, std::pair<uint32_t, uint32_t>> sections[] = {
       {"segments", {want.segments(), s.segments}}, {"tensors", {want.tensors(), s.tensors}},
@@ -237,7 +243,6 @@ const fb::Executable& verify_buffer(std::span<const uint8_t> buf, const std::str
       fail(name, std::string("section '") + section + "': checksum " + hex(sums.first) +
                      " does not match its contents (" + hex(sums.second) + "): the file is corrupt");
   if (!file_checksum_field(r)) fail(name, "file checksum: missing");
-  const uint32_t whole = file_checksum(buf, r);
   if (whole != r.file_checksum())
     fail(name, "file checksum " + hex(r.file_checksum()) + " does not match the contents (" + hex(whole) +
                    "): the file is corrupt");
