@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <cstdio>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -23,9 +25,15 @@ struct SyncState {
   uint32_t recv_expect = 0, recv_count = 0;
 };
 
+// `bytes` of fresh zero pages, mapped, each faulted in only when first touched; with
+// `huge`, in 2 MB pages where the system allows (for all the tiles' SRAM at once: a load
+// of hundreds of MB then takes hundreds of faults, not hundreds of thousands).
+std::shared_ptr<uint8_t> zero_pages(size_t bytes, bool huge = false);
+
 class Tile final : public TileBus {
  public:
-  Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes);
+  // SRAM of `sram_bytes` at `sram` (shared with the caller), or fresh zero pages of its own.
+  Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes, std::shared_ptr<uint8_t> sram = nullptr);
   Tile(const Tile&) = delete;
   Tile& operator=(const Tile&) = delete;
 
@@ -38,7 +46,7 @@ class Tile final : public TileBus {
 
   Hart& hart() { return hart_; }
   const Hart& hart() const { return hart_; }
-  std::span<uint8_t> sram() { return sram_; }
+  std::span<uint8_t> sram() { return {sram_.get(), sram_bytes_}; }
   uint32_t id() const { return id_; }
   SyncState& sync() { return sync_; }
   const SyncState& sync() const { return sync_; }
@@ -52,7 +60,8 @@ class Tile final : public TileBus {
 
  private:
   uint32_t id_, tile_count_;
-  std::vector<uint8_t> sram_;
+  std::shared_ptr<uint8_t> sram_;  // zero_pages: nothing is zeroed by hand
+  uint32_t sram_bytes_;
   Hart hart_;
   SyncState sync_;
   std::FILE* console_ = stdout;
