@@ -106,24 +106,34 @@ void Engine::load() {
     std::memcpy(fw_bytes.data() + at, s.data.data(), std::min<size_t>(s.data.size(), bytes));
     for (uint32_t t = 0; t < exe_.tiles; ++t) fw_segs.push_back({t, s.addr, bytes, at});
   }
-  // The executable's segments, concatenated.
-  std::vector<std::byte> exe_bytes;
-  std::vector<device::DmaSegment> exe_segs;
-  for (const exe::Segment& s : exe_.segments) {
-    exe_segs.push_back({s.tile, s.addr, static_cast<uint32_t>(s.bytes.size()), exe_bytes.size()});
-    const auto* p = reinterpret_cast<const std::byte*>(s.bytes.data());
-    exe_bytes.insert(exe_bytes.end(), p, p + s.bytes.size());
-  }
-
+  uint64_t exe_total = 0;
+  for (const exe::Segment& s : exe_.segments) exe_total += s.bytes.size();
   if (options_.progress)
     options_.progress("loading " + std::to_string(exe_.tiles) + " tiles: firmware " + std::to_string(fw_bytes.size()) +
-                      " bytes per tile, executable " + std::to_string(exe_bytes.size()) + " bytes in " +
-                      std::to_string(exe_segs.size()) + " segments");
+                      " bytes per tile, executable " + std::to_string(exe_total) + " bytes in " +
+                      std::to_string(exe_.segments.size()) + " segments");
   loaded_ = false;
   device_call("load", [&] {
     dev_.write_reg(arch::kDevRegControl, device::kControlReset);
     dev_.dma_write(fw_segs, fw_bytes);
-    dev_.dma_write(exe_segs, exe_bytes);
+    // The executable's segments, concatenated a batch of about 16 MB at a time into one
+    // buffer (hundreds of MB at once would be as much fresh memory again, to copy once);
+    // exe::verify placed every segment in the target's SRAM, which check_device matched.
+    constexpr size_t kBatch = size_t{16} << 20;
+    std::vector<std::byte> bytes;
+    bytes.reserve(std::min<uint64_t>(exe_total, kBatch));
+    std::vector<device::DmaSegment> segs;
+    for (size_t i = 0; i < exe_.segments.size();) {
+      bytes.clear();
+      segs.clear();
+      for (; i < exe_.segments.size() && (segs.empty() || bytes.size() + exe_.segments[i].bytes.size() <= kBatch); ++i) {
+        const exe::Segment& s = exe_.segments[i];
+        segs.push_back({s.tile, s.addr, static_cast<uint32_t>(s.bytes.size()), bytes.size()});
+        const auto* p = reinterpret_cast<const std::byte*>(s.bytes.data());
+        bytes.insert(bytes.end(), p, p + s.bytes.size());
+      }
+      dev_.dma_write(segs, bytes);
+    }
   });
   loaded_ = true;
 }
