@@ -12,11 +12,10 @@
 
 namespace tessera::emu {
 
-std::shared_ptr<uint8_t> zero_pages(size_t bytes, bool huge) {
+std::shared_ptr<uint8_t> zero_pages(size_t bytes) {
   bytes = std::max<size_t>(bytes, 1);
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
-  if (huge) madvise(p, bytes, MADV_HUGEPAGE);  // advice: without it, 4 KB pages
   return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [bytes](uint8_t* q) { munmap(q, bytes); });
 }
 

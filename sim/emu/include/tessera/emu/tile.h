@@ -25,10 +25,11 @@ struct SyncState {
   uint32_t recv_expect = 0, recv_count = 0;
 };
 
-// `bytes` of fresh zero pages, mapped, each faulted in only when first touched; with
-// `huge`, in 2 MB pages where the system allows (for all the tiles' SRAM at once: a load
-// of hundreds of MB then takes hundreds of faults, not hundreds of thousands).
-std::shared_ptr<uint8_t> zero_pages(size_t bytes, bool huge = false);
+// `bytes` of fresh zero pages, mapped, each faulted in only when first touched: nothing
+// is zeroed by hand, and SRAM no program or load touches costs nothing. (2 MB pages,
+// MADV_HUGEPAGE, were tried for fewer faults, and were slower: the firmware alone then
+// touches every page of every tile, 900 MB zeroed by the kernel on ipu-mk2.)
+std::shared_ptr<uint8_t> zero_pages(size_t bytes);
 
 class Tile final : public TileBus {
  public:
@@ -60,7 +61,7 @@ class Tile final : public TileBus {
 
  private:
   uint32_t id_, tile_count_;
-  std::shared_ptr<uint8_t> sram_;  // zero_pages: nothing is zeroed by hand
+  std::shared_ptr<uint8_t> sram_;  // zero_pages
   uint32_t sram_bytes_;
   Hart hart_;
   SyncState sync_;
