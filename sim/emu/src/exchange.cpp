@@ -40,10 +40,10 @@ struct Scratch {
   std::vector<std::span<const arch::SendEntry>> lists;
   std::vector<uint64_t> sent, received, runs;
   std::string key;  // this exchange's key (below)
-  // Exchanges that passed every check: by their keys' hashes, the keys (of those whose
-  // shape was seen before), and the hashes of the shapes seen.
+  // Exchanges that passed every check: by their keys' hashes, the keys (those seen twice),
+  // and the hashes of those seen once.
   std::unordered_map<uint64_t, std::string> checked;
-  std::unordered_set<uint64_t> shapes;
+  std::unordered_set<uint64_t> seen;
   void reset(uint32_t n) {
     for (auto* v : {&writes, &sources}) {
       if (v->size() < n) v->resize(n);
@@ -76,18 +76,14 @@ Machine::ExchangeCost Machine::apply_exchange() {
   // tile's writes was most of an exchange's time). The key: the shape, then each list's
   // tile, place, length and contents. It is hashed where the lists lie, and built (a copy
   // of every list) only to compare with a stored key of the same hash, or to store it when
-  // an exchange whose shape (below) was seen before passes its checks: a program run once
-  // (one image's inference) hashes and copies no list, a training loop checks each
-  // exchange twice.
+  // the exchange passes its checks a second time: a program run once (one image's
+  // inference) copies no list, a training loop checks each exchange twice.
   const auto tile_list = [&](uint32_t t) {
     const SyncState& s = tiles_[t]->sync();
     return std::span<const arch::SendEntry>(
         reinterpret_cast<const arch::SendEntry*>(tiles_[t]->sram().data() + (s.xchg_list - arch::kSramBase)), s.xchg_entries);
   };
   const auto active = [&](uint32_t t) { return tiles_[t]->sync().xchg_started && tiles_[t]->sync().xchg_entries != 0; };
-  // The shape of the exchange (which tiles send, their lists' places and lengths) is
-  // hashed first; the lists' contents only for a shape seen before, so that a program whose
-  // exchanges each run once (one image's inference: 130 MB of lists) hashes none of them.
   bool keyed = true;
   uint64_t hash = 0;
   const auto mix = [&](uint64_t v) { hash = (hash ^ v) * 0x9e3779b97f4a7c15ull; hash ^= hash >> 29; };
@@ -103,15 +99,8 @@ Machine::ExchangeCost Machine::apply_exchange() {
     mix(t);
     mix(s.xchg_list);
     mix(s.xchg_entries);
-  }
-  const uint64_t shape = hash;
-  const bool repeated = keyed && scratch.shapes.contains(shape);
-  if (repeated) {
-    for (uint32_t t = 0; t < n; ++t) {
-      if (!active(t)) continue;
-      const auto l = tile_list(t);
-      mix(std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(l.data()), l.size_bytes())));
-    }
+    const auto l = tile_list(t);
+    mix(std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(l.data()), list_bytes)));
   }
   std::string& key = scratch.key;
   const auto build_key = [&] {
@@ -130,7 +119,7 @@ Machine::ExchangeCost Machine::apply_exchange() {
       key.append(reinterpret_cast<const char*>(l.data()), l.size_bytes());
     }
   };
-  const auto stored = repeated ? scratch.checked.find(hash) : scratch.checked.end();
+  const auto stored = keyed ? scratch.checked.find(hash) : scratch.checked.end();
   if (stored != scratch.checked.end() && (build_key(), key == stored->second)) {
     for (uint32_t t = 0; t < n; ++t)
       if (active(t)) lists[t] = tile_list(t);
@@ -152,12 +141,9 @@ Machine::ExchangeCost Machine::apply_exchange() {
       const uint32_t slots = static_cast<uint32_t>(lists[t].size());
       for (uint32_t e = 0; e < slots; ++e) {
         SendRuns r;
-        if (const uint32_t first = e; !send_entry_ok(lists[t], e, bounds, r)) {
-          e = first;
-          if (auto bad = read_send_entry(lists[t], s.xchg_list, t, e, bounds, r)) {
-            fail_device(bad->tile, bad->code, bad->detail, bad->what + when());
-            return {};
-          }
+        if (auto bad = read_send_entry(lists[t], s.xchg_list, t, e, bounds, r)) {
+          fail_device(bad->tile, bad->code, bad->detail, bad->what + when());
+          return {};
         }
         if (r.bytes == 0) continue;
         // Each run is a range as a plain entry's, but runs that touch are one range (so an
@@ -207,13 +193,15 @@ Machine::ExchangeCost Machine::apply_exchange() {
       }
     }
 
-    if (repeated) {  // bounded: a few programs' exchanges
-      if (scratch.checked.size() >= 1024) scratch.checked.clear();
-      build_key();
-      scratch.checked[hash] = key;
-    } else if (keyed) {
-      if (scratch.shapes.size() >= 4096) scratch.shapes.clear();
-      scratch.shapes.insert(shape);
+    if (keyed) {  // bounded: a few programs' exchanges
+      if (scratch.seen.contains(hash)) {
+        if (scratch.checked.size() >= 1024) scratch.checked.clear();
+        build_key();
+        scratch.checked[hash] = key;
+      } else {
+        if (scratch.seen.size() >= 4096) scratch.seen.clear();
+        scratch.seen.insert(hash);
+      }
     }
   }
 

@@ -21,11 +21,8 @@ using device::DeviceError;
 Machine::Machine(const MachineOptions& options)
     : options_(options), target_(*options.target), pool_(std::make_unique<ThreadPool>(std::max(1u, options.threads))) {
   tiles_.reserve(target_.tiles);
-  const std::shared_ptr<uint8_t> srams = zero_pages(size_t{target_.tiles} * target_.sram_bytes);
   for (uint32_t i = 0; i < target_.tiles; ++i) {
-    // Each tile shares the mapping of every tile's SRAM (aliasing its own part).
-    tiles_.push_back(std::make_unique<Tile>(i, target_.tiles, target_.sram_bytes,
-                                            std::shared_ptr<uint8_t>(srams, srams.get() + size_t{i} * target_.sram_bytes)));
+    tiles_.push_back(std::make_unique<Tile>(i, target_.tiles, target_.sram_bytes));
     tiles_.back()->set_console(options_.console);
   }
   if (options_.mode == Mode::kNative) native_ = std::make_unique<NativeTiles>(tiles_);

@@ -3,28 +3,14 @@
 // emulator applies exchanges at the barrier, so XCHG_DONE never has to wait).
 #include "tessera/emu/tile.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
-#include <new>
 
 #include "tessera/arch/tile_map.h"
 
 namespace tessera::emu {
 
-std::shared_ptr<uint8_t> zero_pages(size_t bytes) {
-  bytes = std::max<size_t>(bytes, 1);
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
-  return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [bytes](uint8_t* q) { munmap(q, bytes); });
-}
-
-Tile::Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes, std::shared_ptr<uint8_t> sram)
-    : id_(id),
-      tile_count_(tile_count),
-      sram_(sram ? std::move(sram) : zero_pages(sram_bytes)),
-      sram_bytes_(sram_bytes),
-      hart_(sram_.get(), sram_bytes, this) {}
+Tile::Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes)
+    : id_(id), tile_count_(tile_count), sram_(sram_bytes), hart_(sram_.data(), sram_bytes, this) {}
 
 void Tile::reset(uint32_t entry) {
   hart_.reset(entry);
@@ -33,12 +19,12 @@ void Tile::reset(uint32_t entry) {
 }
 
 void Tile::load_elf(const exe::ElfImage& image) {
-  exe::place_elf(image, sram_.get(), arch::kSramBase, static_cast<uint32_t>(sram_bytes_));
+  exe::place_elf(image, sram_.data(), arch::kSramBase, static_cast<uint32_t>(sram_.size()));
   hart_.reset(image.entry);
   // HTIF words count only if all 8 bytes of each lie in SRAM.
   auto in_sram = [&](uint32_t addr) {
     const uint32_t off = addr - arch::kSramBase;
-    return addr && off < sram_bytes_ && sram_bytes_ - off >= 8 && !(addr & 7);
+    return addr && off < sram_.size() && sram_.size() - off >= 8 && !(addr & 7);
   };
   const uint32_t tohost = image.symbol("tohost"), fromhost = image.symbol("fromhost");
   hart_.set_tohost(in_sram(tohost) ? tohost : 0, in_sram(fromhost) ? fromhost : 0);
@@ -52,7 +38,7 @@ TileBus::Access Tile::load(uint32_t offset, uint32_t& v) {
     case arch::kTileRegCycleLo: v = static_cast<uint32_t>(hart_.cycle()); return Access::kOk;
     case arch::kTileRegCycleHi: v = static_cast<uint32_t>(hart_.cycle() >> 32); return Access::kOk;
     case arch::kTileRegSuperstep: v = hart_.superstep; return Access::kOk;
-    case arch::kTileRegSramBytes: v = static_cast<uint32_t>(sram_bytes_); return Access::kOk;
+    case arch::kTileRegSramBytes: v = static_cast<uint32_t>(sram_.size()); return Access::kOk;
     case arch::kTileRegTrapValid: v = latch.valid; return Access::kOk;
     case arch::kTileRegTrapCause: v = latch.cause; return Access::kOk;
     case arch::kTileRegTrapPc: v = latch.pc; return Access::kOk;

@@ -2,9 +2,7 @@
 #pragma once
 
 #include <cstdint>
-#include <cstddef>
 #include <cstdio>
-#include <memory>
 #include <span>
 #include <vector>
 
@@ -25,16 +23,9 @@ struct SyncState {
   uint32_t recv_expect = 0, recv_count = 0;
 };
 
-// `bytes` of fresh zero pages, mapped, each faulted in only when first touched: nothing
-// is zeroed by hand, and SRAM no program or load touches costs nothing. (2 MB pages,
-// MADV_HUGEPAGE, were tried for fewer faults, and were slower: the firmware alone then
-// touches every page of every tile, 900 MB zeroed by the kernel on ipu-mk2.)
-std::shared_ptr<uint8_t> zero_pages(size_t bytes);
-
 class Tile final : public TileBus {
  public:
-  // SRAM of `sram_bytes` at `sram` (shared with the caller), or fresh zero pages of its own.
-  Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes, std::shared_ptr<uint8_t> sram = nullptr);
+  Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes);
   Tile(const Tile&) = delete;
   Tile& operator=(const Tile&) = delete;
 
@@ -47,7 +38,7 @@ class Tile final : public TileBus {
 
   Hart& hart() { return hart_; }
   const Hart& hart() const { return hart_; }
-  std::span<uint8_t> sram() { return {sram_.get(), sram_bytes_}; }
+  std::span<uint8_t> sram() { return sram_; }
   uint32_t id() const { return id_; }
   SyncState& sync() { return sync_; }
   const SyncState& sync() const { return sync_; }
@@ -61,8 +52,7 @@ class Tile final : public TileBus {
 
  private:
   uint32_t id_, tile_count_;
-  std::shared_ptr<uint8_t> sram_;  // zero_pages
-  uint32_t sram_bytes_;
+  std::vector<uint8_t> sram_;
   Hart hart_;
   SyncState sync_;
   std::FILE* console_ = stdout;
