@@ -3,8 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
 
 #include "synthetic.h"
 #include "tessera/arch/arch_hash.h"
@@ -45,6 +49,59 @@ TEST(ExeRoundTrip, FileAndFinders) {
   EXPECT_EQ(dtype_bytes(DType::kU8), 1u);
   EXPECT_STREQ(dtype_name(DType::kI32), "i32");
   EXPECT_THROW(read_file("/nonexistent/model.tsx"), ExeError);
+}
+
+// A file cut short on disk is refused with an error naming it, and so is a file that
+// shrinks or is rewritten while it is being read: the reader copies the file with read(),
+// it does not map it, so no truncation can reach it as SIGBUS (it did when it mapped).
+TEST(ExeErrors, FileTruncatedOnDiskOrWhileRead) {
+  Executable e = synthetic();
+  for (uint32_t tile = 0; tile < e.tiles; ++tile)  // 768 KB of segments: a longer read to race with
+    e.segments.push_back({tile, 0x80011000, std::vector<uint8_t>(48 << 10, uint8_t(tile))});
+  const std::vector<uint8_t> good = serialize(e);
+  const auto path = std::filesystem::temp_directory_path() / ("tessera_exe_cut_" + std::to_string(getpid()) + ".tsx");
+  const std::string name = path.string();
+  const auto write = [&](size_t n) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(good.data()), long(n));
+  };
+  for (const size_t n : {size_t(0), size_t(7), good.size() / 2, good.size() - 1}) {
+    write(n);
+    try {
+      read_file(path);
+      ADD_FAILURE() << "a file of " << n << " of " << good.size() << " bytes loaded";
+    } catch (const ExeError& err) {
+      EXPECT_THAT(err.what(), StartsWith(name + ": ")) << n;
+    }
+  }
+  write(good.size());
+  EXPECT_EQ(read_file(path), e);
+
+  // One thread cuts the file to a random length and writes it whole again, over and over,
+  // while this one reads it: every read gives the executable or an ExeError.
+  std::atomic<bool> stop{false};
+  std::thread cutter([&] {
+    std::mt19937 rng(20);
+    while (!stop) {
+      std::filesystem::resize_file(path, rng() % good.size());
+      write(good.size());
+    }
+  });
+  int loaded = 0, refused = 0;
+  for (int i = 0; i < 300; ++i) {
+    try {
+      EXPECT_EQ(read_file(path), e);
+      ++loaded;
+    } catch (const ExeError& err) {
+      EXPECT_THAT(err.what(), StartsWith(name + ": "));
+      ++refused;
+    }
+  }
+  stop = true;
+  cutter.join();
+  std::filesystem::remove(path);
+  EXPECT_EQ(loaded + refused, 300);
+  RecordProperty("loaded", loaded);
+  RecordProperty("refused", refused);
 }
 
 TEST(ExeRoundTrip, EmptySectionsLoad) {
