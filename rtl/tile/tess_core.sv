@@ -263,15 +263,15 @@ module tess_core #(
   );
 
   // The F unit.
-  logic [31:0] fpu_res1, fpu_res2, fpu_res3, fpu_res4, fpu_res_div;
-  logic [4:0]  fpu_flags1, fpu_flags2, fpu_flags3, fpu_flags4, fpu_flags_div;
+  logic [31:0] fpu_res1, fpu_res2, fpu_res4, fpu_res_div;
+  logic [4:0]  fpu_flags1, fpu_flags2, fpu_flags4, fpu_flags_div;
   logic        fpu_div_done;
   tess_fpu u_fpu (
     .clk_i, .rst_ni,
     .issue_i(commit && e1_dec_q.res_sel == tess_core_pkg::RES_FPU), .op_i(e1_dec_q.fpu_op), .rm_i(rm),
     .a_i(op_a), .b_i(op_b), .c_i(op_c),
     .res1_o(fpu_res1), .flags1_o(fpu_flags1), .res2_o(fpu_res2), .flags2_o(fpu_flags2),
-    .res3_o(fpu_res3), .flags3_o(fpu_flags3), .res4_o(fpu_res4), .flags4_o(fpu_flags4),
+    .res4_o(fpu_res4), .flags4_o(fpu_flags4),
     .div_start_i(unit_start && e1_dec_q.fpu_iter), .div_done_o(fpu_div_done),
     .res_div_o(fpu_res_div), .flags_div_o(fpu_flags_div)
   );
@@ -300,8 +300,7 @@ module tess_core #(
   always_comb begin
     case (e1_dec_q.cls)
       tess_insn_pkg::CLS_LOAD, tess_insn_pkg::CLS_MUL, tess_insn_pkg::CLS_FCVT: prod = 3'd2;
-      tess_insn_pkg::CLS_FADD, tess_insn_pkg::CLS_FMUL: prod = 3'd3;
-      tess_insn_pkg::CLS_FMA: prod = 3'd4;
+      tess_insn_pkg::CLS_FADD, tess_insn_pkg::CLS_FMUL, tess_insn_pkg::CLS_FMA: prod = 3'd4;
       default: prod = 3'd1;
     endcase
   end
@@ -479,6 +478,8 @@ module tess_core #(
     endcase
   end
 
+  // Results are produced in E1, E2 (loads, fcvt, the multiplier) or E4 (the FMA pipeline:
+  // fadd, fmul, fma); E3 only carries them.
   tess_core_pkg::stage_t e3_d, e4_d, w_d;
   always_comb begin
     e3_d = e2_q;
@@ -494,10 +495,6 @@ module tess_core #(
       end
     end
     e4_d = e3_q;
-    if (e3_q.valid && !e3_q.trap && e3_q.prod == 3'd3) begin
-      e4_d.res = fpu_res3;
-      e4_d.flags = fpu_flags3;
-    end
     w_d = e4_q;
     if (e4_q.valid && !e4_q.trap && e4_q.prod == 3'd4) begin
       w_d.res = fpu_res4;
@@ -507,7 +504,6 @@ module tess_core #(
 
   // Flags accrue in the stage that produces them.
   assign accrue = (commit ? e2_d.flags : 5'd0) | e3_d.flags & {5{e2_q.prod == 3'd2 && e2_q.valid}} |
-                  e4_d.flags & {5{e3_q.prod == 3'd3 && e3_q.valid}} |
                   w_d.flags & {5{e4_q.prod == 3'd4 && e4_q.valid}};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -7,9 +7,9 @@
 // each cycle, so operations of different classes can overlap freely.
 //   res1  fmove  (sign injection, min/max, compares, class, moves): combinational
 //   res2  fcvt   (tess_fpu_cvt):                 1 register stage
-//   res3  fadd/fmul (tess_fpu_fma, REG_NORM=0):  2 register stages; add/sub run as
-//         a * 1.0 +- b, mul as a * b + (zero with the product's sign), both exact rewrites
-//   res4  fma    (tess_fpu_fma, REG_NORM=1):     3 register stages
+//   res4  fadd/fmul/fma (tess_fpu_fma):   3 register stages, one pipeline for all seven:
+//         add/sub run as a * 1.0 +- b, mul as a * b + (zero with the product's sign), both
+//         exact rewrites
 //   div   fdiv/fsqrt (tess_fpu_divsqrt): 16 cycles, done on the 16th
 module tess_fpu (
   input  logic                  clk_i,
@@ -25,8 +25,6 @@ module tess_fpu (
   output logic [4:0]            flags1_o,
   output logic [31:0]           res2_o,
   output logic [4:0]            flags2_o,
-  output logic [31:0]           res3_o,
-  output logic [4:0]            flags3_o,
   output logic [31:0]           res4_o,
   output logic [4:0]            flags4_o,
   // Iterative div/sqrt
@@ -65,38 +63,33 @@ module tess_fpu (
   );
 
   // ---------------------------------------------------------------------------------------
-  // Latency 3: add, sub, mul on a 3-stage instance of the FMA datapath
+  // Latency 4: add, sub, mul and the fused multiply-add family on one FMA pipeline
   // ---------------------------------------------------------------------------------------
   localparam logic [31:0] FpOne = 32'h3f80_0000;
 
-  logic        am_is_mul;
-  logic [31:0] am_b, am_c;
-  assign am_is_mul = (op_i == tess_fpu_pkg::FPU_MUL);
-  assign am_b      = am_is_mul ? b_i : FpOne;
-  assign am_c      = am_is_mul ? {a_i[31] ^ b_i[31], 31'd0} : b_i;
+  logic        is_add, is_mul;
+  logic [31:0] fma_b, fma_c;
+  assign is_add = (op_i == tess_fpu_pkg::FPU_ADD) || (op_i == tess_fpu_pkg::FPU_SUB);
+  assign is_mul = (op_i == tess_fpu_pkg::FPU_MUL);
+  always_comb begin
+    fma_b = b_i;
+    fma_c = c_i;
+    if (is_add) begin
+      fma_b = FpOne;                           // a * 1.0 +- b
+      fma_c = b_i;
+    end else if (is_mul) begin
+      fma_c = {a_i[31] ^ b_i[31], 31'd0};      // a * b + zero of the product's sign
+    end
+  end
 
-  tess_fpu_fma #(.REG_NORM(1'b0)) u_addmul (
+  tess_fpu_fma u_fma (
     .clk_i        (clk_i),
     .a_i          (a_i),
-    .b_i          (am_b),
-    .c_i          (am_c),
-    .neg_prod_i   (1'b0),
-    .neg_addend_i (op_i == tess_fpu_pkg::FPU_SUB),
-    .rm_i         (rm_i),
-    .res_o        (res3_o),
-    .flags_o      (flags3_o)
-  );
-
-  // ---------------------------------------------------------------------------------------
-  // Latency 4: fused multiply-add family
-  // ---------------------------------------------------------------------------------------
-  tess_fpu_fma #(.REG_NORM(1'b1)) u_fma (
-    .clk_i        (clk_i),
-    .a_i          (a_i),
-    .b_i          (b_i),
-    .c_i          (c_i),
+    .b_i          (fma_b),
+    .c_i          (fma_c),
     .neg_prod_i   ((op_i == tess_fpu_pkg::FPU_NMSUB) || (op_i == tess_fpu_pkg::FPU_NMADD)),
-    .neg_addend_i ((op_i == tess_fpu_pkg::FPU_MSUB) || (op_i == tess_fpu_pkg::FPU_NMADD)),
+    .neg_addend_i ((op_i == tess_fpu_pkg::FPU_SUB) || (op_i == tess_fpu_pkg::FPU_MSUB) ||
+                   (op_i == tess_fpu_pkg::FPU_NMADD)),
     .rm_i         (rm_i),
     .res_o        (res4_o),
     .flags_o      (flags4_o)

@@ -8,9 +8,10 @@
 //   S1              : 77-bit add or subtract, negation of a negative difference
 //   S2              : leading-zero count and normalization shift
 //   S3              : rounding and packing (tess_fpu_round), special-case mux
-// REG_NORM = 1 registers between S2 and S3 (latency 4: result in the third cycle after the
-// issue cycle); REG_NORM = 0 merges S2 and S3 into one cycle (latency 3). The pipeline has
-// no stalls and no valid bits: every stage advances every cycle, and the result is
+// Registers between each pair of stages: latency 4, the result in the third cycle after the
+// issue cycle (one pipeline for fadd, fsub, fmul and the four fma forms; there was a
+// variant with S2 and S3 merged for add and mul, whose LZC, normalization shift and
+// rounding in one cycle was the F unit's longest path). The pipeline has no stalls and no valid bits: every stage advances every cycle, and the result is
 // meaningful in the cycle where the operation issued LATENCY-1 cycles earlier arrives.
 //
 // Alignment window (77 bits, sum[76:0]): the product P = ma*mb (48 bits, value P * 2^-46
@@ -22,9 +23,7 @@
 // bits below the addend's LSB and only acts as round/sticky information, which it does
 // exactly. A zero product never enters the datapath (special case: the exact result is c
 // or a signed zero); a zero addend is shifted out entirely.
-module tess_fpu_fma #(
-  parameter bit REG_NORM = 1'b1
-) (
+module tess_fpu_fma (
   input  logic        clk_i,
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
@@ -213,7 +212,7 @@ module tess_fpu_fma #(
   assign norm     = s2_mag << lz;
   assign norm_exp = s2_ref_exp + 12'sd28 - {5'd0, lz};
 
-  // Optional S2 -> S3 registers
+  // S2 -> S3 registers
   logic [SumW-1:0]    s3_norm;
   logic signed [11:0] s3_exp;
   logic               s3_sticky, s3_sign;
@@ -222,26 +221,15 @@ module tess_fpu_fma #(
   logic [31:0]        s3_special_res;
   logic [4:0]         s3_special_flags;
 
-  if (REG_NORM) begin : g_reg_norm
-    always_ff @(posedge clk_i) begin
-      s3_norm          <= norm;
-      s3_exp           <= norm_exp;
-      s3_sticky        <= s2_sticky;
-      s3_sign          <= s2_sign;
-      s3_rm            <= s2_rm;
-      s3_special       <= s2_special;
-      s3_special_res   <= s2_special_res;
-      s3_special_flags <= s2_special_flags;
-    end
-  end else begin : g_no_reg_norm
-    assign s3_norm          = norm;
-    assign s3_exp           = norm_exp;
-    assign s3_sticky        = s2_sticky;
-    assign s3_sign          = s2_sign;
-    assign s3_rm            = s2_rm;
-    assign s3_special       = s2_special;
-    assign s3_special_res   = s2_special_res;
-    assign s3_special_flags = s2_special_flags;
+  always_ff @(posedge clk_i) begin
+    s3_norm          <= norm;
+    s3_exp           <= norm_exp;
+    s3_sticky        <= s2_sticky;
+    s3_sign          <= s2_sign;
+    s3_rm            <= s2_rm;
+    s3_special       <= s2_special;
+    s3_special_res   <= s2_special_res;
+    s3_special_flags <= s2_special_flags;
   end
 
   // =======================================================================================

@@ -5,7 +5,7 @@
 package tess_fpu_pkg;
 
   typedef enum logic [4:0] {
-    FPU_ADD, FPU_SUB, FPU_MUL,                      // class fadd / fmul: latency 3
+    FPU_ADD, FPU_SUB, FPU_MUL,                      // class fadd / fmul: latency 4 (the FMA pipeline)
     FPU_MADD, FPU_MSUB, FPU_NMSUB, FPU_NMADD,       // class fma: latency 4
     FPU_DIV, FPU_SQRT,                              // iterative, 16 cycles
     FPU_SGNJ, FPU_SGNJN, FPU_SGNJX, FPU_MIN, FPU_MAX,

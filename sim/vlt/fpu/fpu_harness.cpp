@@ -26,7 +26,6 @@ int fpu_op_latency(FpuOp op) {
     case FpuOp::kAdd:
     case FpuOp::kSub:
     case FpuOp::kMul:
-      return 3;
     case FpuOp::kMadd:
     case FpuOp::kMsub:
     case FpuOp::kNmsub:
@@ -93,8 +92,6 @@ FpuOutputs FpuHarness::eval(const FpuInputs& in) {
   out.flags[1] = top_->fpu_flags1_o;
   out.res[2] = top_->fpu_res2_o;
   out.flags[2] = top_->fpu_flags2_o;
-  out.res[3] = top_->fpu_res3_o;
-  out.flags[3] = top_->fpu_flags3_o;
   out.res[4] = top_->fpu_res4_o;
   out.flags[4] = top_->fpu_flags4_o;
   out.div_done = top_->fpu_div_done_o;

@@ -23,7 +23,8 @@ enum class FpuOp : uint8_t {
 };
 inline constexpr int kNumFpuOps = static_cast<int>(FpuOp::kCount);
 const char* fpu_op_name(FpuOp op);
-// Result latency of the pipelined classes (1..4); 16 for div/sqrt.
+// Result latency of the pipelined classes (1, 2 or 4: add, sub, mul and the fma forms share
+// one FMA pipeline); 16 for div/sqrt.
 int fpu_op_latency(FpuOp op);
 
 struct FpuInputs {
@@ -35,7 +36,7 @@ struct FpuInputs {
 };
 
 struct FpuOutputs {
-  uint32_t res[5] = {};    // res[1..4]: the latency-1..4 result ports (res[0] unused)
+  uint32_t res[5] = {};    // res[1], res[2], res[4]: the latency-1, 2, 4 result ports (0, 3 unused)
   uint8_t flags[5] = {};
   bool div_done = false;
   uint32_t res_div = 0;
