@@ -299,8 +299,9 @@ module tess_core #(
   logic [2:0] prod;
   always_comb begin
     case (e1_dec_q.cls)
-      tess_insn_pkg::CLS_LOAD, tess_insn_pkg::CLS_MUL, tess_insn_pkg::CLS_FCVT: prod = 3'd2;
-      tess_insn_pkg::CLS_FADD, tess_insn_pkg::CLS_FMUL, tess_insn_pkg::CLS_FMA: prod = 3'd4;
+      tess_insn_pkg::CLS_LOAD, tess_insn_pkg::CLS_FCVT: prod = 3'd2;
+      tess_insn_pkg::CLS_FADD, tess_insn_pkg::CLS_FMUL, tess_insn_pkg::CLS_FMA,
+      tess_insn_pkg::CLS_MUL: prod = 3'd4;
       default: prod = 3'd1;
     endcase
   end
@@ -478,8 +479,8 @@ module tess_core #(
     endcase
   end
 
-  // Results are produced in E1, E2 (loads, fcvt, the multiplier) or E4 (the FMA pipeline:
-  // fadd, fmul, fma); E3 only carries them.
+  // Results are produced in E1, E2 (loads, fcvt) or E4 (the FMA pipeline: fadd, fmul, fma;
+  // the multiplier); E3 only carries them.
   tess_core_pkg::stage_t e3_d, e4_d, w_d;
   always_comb begin
     e3_d = e2_q;
@@ -487,18 +488,20 @@ module tess_core #(
       if (e2_q.mem_re) begin
         e3_d.res = load_val;
         e3_d.mem_rdata = load_word;
-      end else if (e2_q.fpu) begin  // fcvt
+      end else begin  // fcvt
         e3_d.res = fpu_res2;
         e3_d.flags = fpu_flags2;
-      end else begin
-        e3_d.res = mul_res;
       end
     end
     e4_d = e3_q;
     w_d = e4_q;
     if (e4_q.valid && !e4_q.trap && e4_q.prod == 3'd4) begin
-      w_d.res = fpu_res4;
-      w_d.flags = fpu_flags4;
+      if (e4_q.fpu) begin
+        w_d.res = fpu_res4;
+        w_d.flags = fpu_flags4;
+      end else begin
+        w_d.res = mul_res;
+      end
     end
   end
 

@@ -1,27 +1,43 @@
-// The multiplier: operands registered when the instruction leaves E1, the 33 x 33 product
-// formed in E2 (DSP48E2 blocks using their input registers only), so the result is ready
-// at the end of E2: latency 2, fully pipelined.
+// The multiplier: the 33 x 33 signed product in three register stages, written as Vivado's
+// DSP48E2 inference templates are, so that the blocks it maps to use their own pipeline
+// registers instead of fabric flops and a combinational adder tree between them:
+//   end of E1  operands          (AREG / BREG; loaded only when a mul leaves E1)
+//   end of E2  product           (MREG)
+//   end of E3  product again     (PREG, the cascade's post-adder output)
+// The result is read from the last register in E4: latency 4 (arch/latency.toml,
+// class.mul), fully pipelined. Only the operands have an enable; the product registers
+// advance every cycle and carry the operation's high/low select beside them.
 module tess_mul (
   input  logic        clk_i,
   input  logic        issue_i,     // a mul instruction leaves E1
   input  logic [1:0]  op_i,        // funct3[1:0]: 0 mul, 1 mulh, 2 mulhsu, 3 mulhu
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
-  output logic [31:0] result_o     // for the instruction now in E2
+  output logic [31:0] result_o     // for the instruction now in E4
 );
-  logic [32:0] a_q, b_q;
-  logic        hi_q;
+  logic signed [32:0] a_q, b_q;
+  logic signed [65:0] m_q;
+  logic        [63:0] p_q;
+  logic               hi_q, hi_m, hi_p;
 
   always_ff @(posedge clk_i) begin
     if (issue_i) begin
       // Sign-extend to 33 bits as the operation says; unsigned operands get a zero bit.
-      a_q <= {(op_i != 2'd3) & a_i[31], a_i};
-      b_q <= {(op_i == 2'd1) & b_i[31], b_i};
+      a_q  <= {(op_i != 2'd3) & a_i[31], a_i};
+      b_q  <= {(op_i == 2'd1) & b_i[31], b_i};
       hi_q <= (op_i != 2'd0);
     end
+    m_q  <= a_q * b_q;
+    hi_m <= hi_q;
+    p_q  <= m_q[63:0];
+    hi_p <= hi_m;
   end
 
-  logic signed [65:0] prod;
-  assign prod = $signed(a_q) * $signed(b_q);
-  assign result_o = hi_q ? prod[63:32] : prod[31:0];
+  // (mul/mulh* read only the low 64 bits of the 66-bit product.)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [1:0] m_top_unused;
+  assign m_top_unused = m_q[65:64];
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  assign result_o = hi_p ? p_q[63:32] : p_q[31:0];
 endmodule
