@@ -1,6 +1,6 @@
 // One host node's streams (docs/kernel.md): an AXI4-Stream slave (host -> device) and an
 // AXI4-Stream master (device -> host), one network flit per beat. TDATA is the flit
-// (tess_noc_pkg, FlitW bits) in its low bits, padded with zeros to a multiple of 8 bits
+// (tess_flit_pkg, FlitW bits) in its low bits, padded with zeros to a multiple of 8 bits
 // (the upper pad bits of the slave's TDATA are ignored). No TLAST, TKEEP or TSTRB: every beat
 // is one whole flit.
 //
@@ -20,8 +20,8 @@
 // takes them, so TVALID never falls without a handshake (AXI4-Stream); the in direction is
 // held (hold_i) while the machine is in reset.
 module tess_host_port #(
-  localparam int unsigned FW = tess_noc_pkg::FlitW,
-  localparam int unsigned DW = (tess_noc_pkg::FlitW + 7) / 8 * 8
+  localparam int unsigned FW = tess_flit_pkg::FlitW,
+  localparam int unsigned DW = (tess_flit_pkg::FlitW + 7) / 8 * 8
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,          // the kernel's reset (ap_rst_n), not CONTROL reset

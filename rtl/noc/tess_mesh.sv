@@ -1,5 +1,5 @@
 // The exchange network: an X x Y mesh of tess_router with HOSTS host nodes on its west edge
-// (docs/network.md). Flits are tess_noc_pkg::FlitW-bit vectors (tess_noc_pkg.sv).
+// (docs/network.md). Flits are tess_flit_pkg::FlitW-bit vectors (tess_noc_pkg.sv).
 //
 // Nodes: tile n = y * X + x sits at router (x, y); host node h (node id X*Y + h, h < HOSTS
 // <= Y) is attached to the west port of router (0, h). Routing is XY (X first, then Y); a
@@ -36,20 +36,20 @@ module tess_mesh #(
 
   input  logic [T-1:0]                     tile_in_valid_i,
   output logic [T-1:0]                     tile_in_ready_o,
-  input  logic [T*tess_noc_pkg::FlitW-1:0] tile_in_flit_i,
+  input  logic [T*tess_flit_pkg::FlitW-1:0] tile_in_flit_i,
   output logic [T-1:0]                     tile_out_valid_o,
   input  logic [T-1:0]                     tile_out_ready_i,
-  output logic [T*tess_noc_pkg::FlitW-1:0] tile_out_flit_o,
+  output logic [T*tess_flit_pkg::FlitW-1:0] tile_out_flit_o,
 
   input  logic [H-1:0]                     host_in_valid_i,
   output logic [H-1:0]                     host_in_ready_o,
-  input  logic [H*tess_noc_pkg::FlitW-1:0] host_in_flit_i,
+  input  logic [H*tess_flit_pkg::FlitW-1:0] host_in_flit_i,
   output logic [H-1:0]                     host_out_valid_o,
   input  logic [H-1:0]                     host_out_ready_i,
-  output logic [H*tess_noc_pkg::FlitW-1:0] host_out_flit_o
+  output logic [H*tess_flit_pkg::FlitW-1:0] host_out_flit_o
 );
   localparam int unsigned P = tess_noc_pkg::NumPorts;
-  localparam int unsigned W = tess_noc_pkg::FlitW;
+  localparam int unsigned W = tess_flit_pkg::FlitW;
   localparam int unsigned PL = tess_noc_pkg::PortL;
   localparam int unsigned PN = tess_noc_pkg::PortN;
   localparam int unsigned PE = tess_noc_pkg::PortE;

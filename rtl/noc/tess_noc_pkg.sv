@@ -1,9 +1,11 @@
 // The exchange network's flit (docs/network.md). A packet is one flit, a packed vector of
 // FlitW bits; fields are read and written as plain slices:
-//   flit[tess_noc_pkg::DstLsb +: tess_noc_pkg::NodeW]
+//   flit[tess_flit_pkg::DstLsb +: tess_flit_pkg::NodeW]
 // (yosys 0.23 takes no package struct types on ports and no struct-typed arguments).
-// The layout is arch/flit.toml's, rendered into tess_flit_pkg (generated); this package
-// gives the network its names for it, and the router's port numbering.
+// The layout is arch/flit.toml's, rendered into tess_flit_pkg (generated), whose names
+// (widths, offsets, kinds) the network uses as they are: yosys 0.23 cannot read a package
+// that refers to another package ("implicitly declared outside of a module"), so this one
+// holds only what is the network's own, the router's port numbering.
 //
 //   bits     field  meaning (tess_flit_pkg.sv lists them as rendered)
 //   99:98    kind   0 = write; 1 = read request (the reply is a write to node `src`, same
@@ -14,24 +16,6 @@
 //   35:32    mask   byte mask (bit i = byte i of data)
 //   31:0     data
 package tess_noc_pkg;
-  localparam int unsigned KindW = tess_flit_pkg::KindW;
-  localparam int unsigned NodeW = tess_flit_pkg::NodeW;
-  localparam int unsigned AddrW = tess_flit_pkg::AddrW;
-  localparam int unsigned MaskW = tess_flit_pkg::MaskW;
-  localparam int unsigned DataW = tess_flit_pkg::DataW;
-
-  localparam int unsigned DataLsb = tess_flit_pkg::DataLsb;
-  localparam int unsigned MaskLsb = tess_flit_pkg::MaskLsb;
-  localparam int unsigned AddrLsb = tess_flit_pkg::AddrLsb;
-  localparam int unsigned SrcLsb = tess_flit_pkg::SrcLsb;
-  localparam int unsigned DstLsb = tess_flit_pkg::DstLsb;
-  localparam int unsigned KindLsb = tess_flit_pkg::KindLsb;
-  localparam int unsigned FlitW = tess_flit_pkg::FlitW;
-
-  localparam logic [KindW-1:0] KindWrite = tess_flit_pkg::KindWrite;
-  localparam logic [KindW-1:0] KindRead = tess_flit_pkg::KindRead;
-  localparam logic [KindW-1:0] KindDebugWrite = tess_flit_pkg::KindDebugWrite;
-
   // Router ports, in the order of every 5-wide port vector.
   localparam int unsigned NumPorts = 5;
   localparam int unsigned PortL = 0;  // local: the tile (injection and ejection)

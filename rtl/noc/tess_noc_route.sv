@@ -12,7 +12,7 @@ module tess_noc_route #(
   parameter int unsigned MY_X = 0,
   parameter int unsigned MY_Y = 0
 ) (
-  input  logic [tess_noc_pkg::NodeW-1:0]    dst_i,
+  input  logic [tess_flit_pkg::NodeW-1:0]    dst_i,
   output logic [tess_noc_pkg::NumPorts-1:0] route_o
 );
   localparam logic [31:0] Tiles = X * Y;
@@ -26,7 +26,7 @@ module tess_noc_route #(
   logic col_east, col_west;  // a tile destination in a column east / west of mine
   logic row_south, row_north;
 
-  assign dst = {{(32 - tess_noc_pkg::NodeW){1'b0}}, dst_i};
+  assign dst = {{(32 - tess_flit_pkg::NodeW){1'b0}}, dst_i};
   assign is_tile = dst < Tiles;
   assign is_host = !is_tile && dst < Nodes;
 

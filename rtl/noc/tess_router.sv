@@ -30,13 +30,13 @@ module tess_router #(
   input  logic rst_ni,
   input  logic [tess_noc_pkg::NumPorts-1:0]                      in_valid_i,
   output logic [tess_noc_pkg::NumPorts-1:0]                      in_ready_o,
-  input  logic [tess_noc_pkg::NumPorts*tess_noc_pkg::FlitW-1:0]  in_flit_i,
+  input  logic [tess_noc_pkg::NumPorts*tess_flit_pkg::FlitW-1:0]  in_flit_i,
   output logic [tess_noc_pkg::NumPorts-1:0]                      out_valid_o,
   input  logic [tess_noc_pkg::NumPorts-1:0]                      out_ready_i,
-  output logic [tess_noc_pkg::NumPorts*tess_noc_pkg::FlitW-1:0]  out_flit_o
+  output logic [tess_noc_pkg::NumPorts*tess_flit_pkg::FlitW-1:0]  out_flit_o
 );
   localparam int unsigned P = tess_noc_pkg::NumPorts;
-  localparam int unsigned W = tess_noc_pkg::FlitW;
+  localparam int unsigned W = tess_flit_pkg::FlitW;
 
   logic [P-1:0]   head_valid;
   logic [P-1:0]   head_pop;
@@ -47,7 +47,7 @@ module tess_router #(
   for (genvar i = 0; i < P; i++) begin : g_in
     logic [P-1:0] route;
     tess_noc_route #(.X(X), .Y(Y), .HOSTS(HOSTS), .MY_X(MY_X), .MY_Y(MY_Y)) u_route (
-      .dst_i  (in_flit_i[i*W + tess_noc_pkg::DstLsb +: tess_noc_pkg::NodeW]),
+      .dst_i  (in_flit_i[i*W + tess_flit_pkg::DstLsb +: tess_flit_pkg::NodeW]),
       .route_o(route)
     );
     tess_noc_fifo #(.WIDTH(P + W), .DEPTH(FIFO_DEPTH)) u_fifo (

@@ -18,8 +18,8 @@ module tess_kernel #(
   parameter logic [31:0] BOOT_PC = tess_arch_pkg::SRAM_BASE,  // the firmware's entry (_start)
   localparam int unsigned T = MESH_X * MESH_Y,
   localparam int unsigned H = HOSTS > 0 ? HOSTS : 1,
-  localparam int unsigned FW = tess_noc_pkg::FlitW,
-  localparam int unsigned DW = (tess_noc_pkg::FlitW + 7) / 8 * 8
+  localparam int unsigned FW = tess_flit_pkg::FlitW,
+  localparam int unsigned DW = (tess_flit_pkg::FlitW + 7) / 8 * 8
 ) (
   input  logic           ap_clk,
   input  logic           ap_rst_n,

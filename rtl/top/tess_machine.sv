@@ -27,7 +27,7 @@ module tess_machine #(
   parameter int unsigned READ_CREDITS = NI_FIFO_DEPTH,  // at most NI_FIFO_DEPTH
   localparam int unsigned T = MESH_X * MESH_Y,
   localparam int unsigned H = HOSTS > 0 ? HOSTS : 1,
-  localparam int unsigned FW = tess_noc_pkg::FlitW
+  localparam int unsigned FW = tess_flit_pkg::FlitW
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,      // everything but SRAM contents (CONTROL reset)
@@ -161,7 +161,7 @@ module tess_machine #(
   logic            found;
   always_comb begin
     for (int h = 0; h < H; h++) begin
-      h_read[h] = host_in_flit_i[h*FW + tess_noc_pkg::KindLsb +: tess_noc_pkg::KindW] == tess_noc_pkg::KindRead;
+      h_read[h] = host_in_flit_i[h*FW + tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW] == tess_flit_pkg::KindRead;
       h_req[h] = host_in_valid_i[h] && h_read[h] && m_in_ready[h];
     end
     // One read request a cycle, round robin over the host nodes, while a credit is free.
@@ -185,7 +185,7 @@ module tess_machine #(
     for (int i = 0; i < T; i++) ret_d = ret_d + {{(RetW - 1){1'b0}}, ni_rep_sent[i]};
     for (int h = 0; h < H; h++)
       ret_d = ret_d + {{(RetW - 1){1'b0}}, host_out_valid_o[h] && host_out_ready_i[h] &&
-                       host_out_flit_o[h*FW + tess_noc_pkg::KindLsb +: tess_noc_pkg::KindW] == tess_noc_pkg::KindRead};
+                       host_out_flit_o[h*FW + tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW] == tess_flit_pkg::KindRead};
     credits_d = {{(32 - CreditW){1'b0}}, credits_q} - {31'd0, found} + {{(32 - RetW){1'b0}}, ret_q};
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -60,12 +60,12 @@ module tess_tile_ni #(
   // Mesh node: injection and ejection
   output logic        inj_valid_o,
   input  logic        inj_ready_i,
-  output logic [tess_noc_pkg::FlitW-1:0] inj_flit_o,
+  output logic [tess_flit_pkg::FlitW-1:0] inj_flit_o,
   input  logic        ej_valid_i,
   output logic        ej_ready_o,
-  input  logic [tess_noc_pkg::FlitW-1:0] ej_flit_i
+  input  logic [tess_flit_pkg::FlitW-1:0] ej_flit_i
 );
-  localparam int unsigned FW = tess_noc_pkg::FlitW;
+  localparam int unsigned FW = tess_flit_pkg::FlitW;
   localparam int unsigned OccW = $clog2(FIFO_DEPTH + 1);
   localparam logic [OccW-1:0] Depth = FIFO_DEPTH[OccW-1:0];
   localparam logic [31:0] SyncAddr = tess_arch_pkg::REGS_BASE + {20'd0, tess_arch_pkg::TILE_REG_SYNC};
@@ -77,20 +77,20 @@ module tess_tile_ni #(
   logic [29:0] ej_addr;
   logic [3:0]  ej_mask;
   logic [31:0] ej_data;
-  assign ej_kind = ej_flit_i[tess_noc_pkg::KindLsb +: tess_noc_pkg::KindW];
-  assign ej_src = ej_flit_i[tess_noc_pkg::SrcLsb +: tess_noc_pkg::NodeW];
-  assign ej_addr = ej_flit_i[tess_noc_pkg::AddrLsb +: tess_noc_pkg::AddrW];
-  assign ej_mask = ej_flit_i[tess_noc_pkg::MaskLsb +: tess_noc_pkg::MaskW];
-  assign ej_data = ej_flit_i[tess_noc_pkg::DataLsb +: tess_noc_pkg::DataW];
+  assign ej_kind = ej_flit_i[tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW];
+  assign ej_src = ej_flit_i[tess_flit_pkg::SrcLsb +: tess_flit_pkg::NodeW];
+  assign ej_addr = ej_flit_i[tess_flit_pkg::AddrLsb +: tess_flit_pkg::AddrW];
+  assign ej_mask = ej_flit_i[tess_flit_pkg::MaskLsb +: tess_flit_pkg::MaskW];
+  assign ej_data = ej_flit_i[tess_flit_pkg::DataLsb +: tess_flit_pkg::DataW];
 
   logic ej_is_read, rep_room, ej_take, ej_write, ej_read;
   logic [OccW-1:0] rep_occ_q, eng_occ_q;
-  assign ej_is_read = ej_kind == tess_noc_pkg::KindRead;
+  assign ej_is_read = ej_kind == tess_flit_pkg::KindRead;
   assign rep_room = rep_occ_q != Depth;
   // Writes always drain; a read request waits for room for its reply.
   assign ej_ready_o = !ej_is_read || rep_room;
   assign ej_take = ej_valid_i && ej_ready_o;
-  assign ej_write = ej_take && (ej_kind == tess_noc_pkg::KindWrite || ej_kind == tess_noc_pkg::KindDebugWrite);
+  assign ej_write = ej_take && (ej_kind == tess_flit_pkg::KindWrite || ej_kind == tess_flit_pkg::KindDebugWrite);
   assign ej_read = ej_take && ej_is_read;
 
   // ---- the exchange engine ---------------------------------------------------------------
@@ -176,12 +176,12 @@ module tess_tile_ni #(
   logic rep_valid, eng_valid, rep_in_ready, eng_in_ready;
   always_comb begin
     rd_flit = '0;
-    rd_flit[tess_noc_pkg::KindLsb +: tess_noc_pkg::KindW] = tess_noc_pkg::KindWrite;
-    rd_flit[tess_noc_pkg::DstLsb +: tess_noc_pkg::NodeW] = tag_node_q;
-    rd_flit[tess_noc_pkg::SrcLsb +: tess_noc_pkg::NodeW] = node_id_i;
-    rd_flit[tess_noc_pkg::AddrLsb +: tess_noc_pkg::AddrW] = tag_addr_q;
-    rd_flit[tess_noc_pkg::MaskLsb +: tess_noc_pkg::MaskW] = 4'hF;
-    rd_flit[tess_noc_pkg::DataLsb +: tess_noc_pkg::DataW] = ext_rdata_i;
+    rd_flit[tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW] = tess_flit_pkg::KindWrite;
+    rd_flit[tess_flit_pkg::DstLsb +: tess_flit_pkg::NodeW] = tag_node_q;
+    rd_flit[tess_flit_pkg::SrcLsb +: tess_flit_pkg::NodeW] = node_id_i;
+    rd_flit[tess_flit_pkg::AddrLsb +: tess_flit_pkg::AddrW] = tag_addr_q;
+    rd_flit[tess_flit_pkg::MaskLsb +: tess_flit_pkg::MaskW] = 4'hF;
+    rd_flit[tess_flit_pkg::DataLsb +: tess_flit_pkg::DataW] = ext_rdata_i;
   end
 
   // Replies first: the host waits for them, and the engine's flits are never starved for
@@ -346,7 +346,7 @@ module tess_tile_ni #(
         count_q <= 32'd0;
       end
       // A word landing in the release cycle is the new phase's first.
-      if (run_i && !stop_i && ej_write && ej_kind == tess_noc_pkg::KindWrite)
+      if (run_i && !stop_i && ej_write && ej_kind == tess_flit_pkg::KindWrite)
         count_q <= (release_i ? 32'd0 : count_q) + 32'd1;
       if (ret_st && !stop_i && retire_mem_addr_i == ExpectAddr) expect_q <= retire_mem_wdata_i;
       if (ret_st && !stop_i && retire_mem_addr_i == SyncAddr && !arrived_q) begin

@@ -28,7 +28,7 @@ module tess_units #(
   parameter int unsigned NOC_FIFO_DEPTH = 2,      // flits per router input queue
   localparam int unsigned NocT = NOC_X * NOC_Y,
   localparam int unsigned NocH = NOC_HOSTS > 0 ? NOC_HOSTS : 1,
-  localparam int unsigned NocW = tess_noc_pkg::FlitW
+  localparam int unsigned NocW = tess_flit_pkg::FlitW
 ) (
   // ---- The tile (tess_tile's ports, same names) ----
   input  logic        clk_i,
