@@ -7,11 +7,42 @@
 // the compile stops here with the same per-tile report, instead of after planning exchanges
 // and memory (which cost the most time and memory on a big graph).
 
+#include <algorithm>
+#include <functional>
+
 #include "packing.h"
 #include "tessera/arch/tile_map.h"
 #include "tessera/passes/passes.h"
 
 namespace tessera::passes {
+namespace {
+
+uint32_t fullest_tile(const std::vector<exe::TileMemory>& report) {
+  uint32_t best = 0;
+  for (uint32_t t = 1; t < report.size(); ++t)
+    if (report[t].vertex_state + report[t].tensors > report[best].vertex_state + report[best].tensors) best = t;
+  return best;
+}
+
+// "tile T, the fullest: its largest tensors with an initial value: NAME BYTES, ..." (at most 5).
+std::string largest_constants(const graph::Graph& g, uint32_t tile) {
+  std::vector<std::pair<uint64_t, uint32_t>> bytes;  // (bytes, variable)
+  for (uint32_t v = 0; v < g.variables().size(); ++v) {
+    if (g.variables()[v].initial.empty()) continue;
+    uint64_t b = 0;
+    for (const graph::Interval& iv : g.intervals(g.tensor(v)))
+      if (iv.tile == tile) b += interval_bytes(iv.end - iv.begin);
+    if (b > 0) bytes.emplace_back(b, v);
+  }
+  std::sort(bytes.begin(), bytes.end(), std::greater<>());
+  std::string s = "tile " + std::to_string(tile) + ", the fullest: " + std::to_string(bytes.size()) +
+                  " tensors with an initial value, the largest:";
+  for (size_t i = 0; i < std::min<size_t>(5, bytes.size()); ++i)
+    s += (i ? ", " : " ") + g.variables()[bytes[i].second].name + " " + std::to_string(bytes[i].first);
+  return s;
+}
+
+}  // namespace
 
 std::vector<std::string> check_fit(const graph::Graph& g, const exe::FirmwareLayout& fw,
                                    std::vector<exe::TileMemory>& report) {
@@ -41,6 +72,7 @@ std::vector<std::string> check_fit(const graph::Graph& g, const exe::FirmwareLay
                        " of vertex state), " + std::to_string(available) + " available");
   }
   if (over > 8) errors.push_back("and " + std::to_string(over - 8) + " more tiles");
+  if (over > 0) errors.push_back(largest_constants(g, fullest_tile(report)));
   return errors;
 }
 

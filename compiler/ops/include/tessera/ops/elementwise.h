@@ -10,12 +10,13 @@
 namespace tessera::ops {
 
 // x (m x n, mapped) += bias (n values, constants): one add_bias vertex per interval of x,
-// with a copy of the bias on each tile that needs it (constant data, not an exchange).
+// with the bias values each tile needs on it (the columns its intervals cover; constant
+// data, not an exchange).
 void add_bias(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const std::vector<float>& bias,
               const std::string& name);
 
 // The same with the bias a tensor (a parameter that training updates): each tile running a
-// vertex gets the bias by a Copy each time (unless the whole bias already lies there).
+// vertex gets the columns it needs by a Copy each time (unless they already lie there).
 void add_bias(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const graph::Tensor& bias,
               const std::string& name);
 
