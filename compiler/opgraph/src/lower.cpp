@@ -1,5 +1,7 @@
 #include "tessera/opgraph/lower.h"
 
+#include <cmath>
+
 #include "layers.h"
 #include "ops/op_def.h"
 #include "tessera/ops/cost_model.h"
@@ -20,7 +22,7 @@ class Lowering : public detail::LowerContext {
       : og_(og), g_(g), cost_(ops::CostModel::for_target(g.target())),
         // An op may use memory_proportion (half by default) of what the firmware leaves;
         // inputs, weights and the other layers need the rest.
-        budget_(o.memory_proportion * (double(g.target().sram_bytes) - o.firmware_bytes)),
+        available_(double(g.target().sram_bytes) - o.firmware_bytes), budget_(o.memory_proportion * available_),
         train_(o.train), force_big_(o.big_model), in_place_(o.in_place), early_updates_(o.early_updates),
         recompute_(o.recompute), tensors_(og.values().size()), uses_(og.values().size(), 0),
         whole_rows_(og.values().size(), false) {
@@ -61,6 +63,7 @@ class Lowering : public detail::LowerContext {
         whole_rows_[it->operands[0].id] = true;
     }
     plan_layers();
+    plan_weight_regions();
   }
 
   // The op graph's parameters' tensors (those made or bound), by name.
@@ -229,9 +232,65 @@ class Lowering : public detail::LowerContext {
     if (big) grad_budget_ = std::max(0.25 * budget_, budget_ - total / tiles);
   }
 
-  // The plan of a matmul: its layer's, else its own (plan_matmul on (m, k, n)).
+  // Whether a matmul's B is a constant used only there, baked block by block where the plan
+  // needs it.
+  bool baked_b(const Op& op) const {
+    if (op.kind != OpKind::kMatMul) return false;
+    const Value b = op.operands[1];
+    return og_.producer(b).kind == OpKind::kConstant && uses_[b.id] == 1 &&
+           !tensors_[b.id].valid();
+  }
+
+  // Weight regions. An inference model whose baked matmul weights fill most of the chip (more
+  // than half of what the firmware leaves on all tiles: AlexNet's classifier on ipu-gc2, 234
+  // of 289 MB) would pile each layer's blocks and the convs' windows and weights on the same
+  // tiles, since every op's grid starts at tile 0. Instead each such matmul gets a run of
+  // tiles of its own, in order, sized so that its blocks fill a tile up to what the tile's
+  // vertex state, send lists and the product's temporaries leave (kWeightFill of it, for
+  // the grid's rounding), and the window ops (convs, pools, LRN) get the tiles left over.
+  void plan_weight_regions() {
+    if (train_) return;
+    std::vector<std::pair<size_t, double>> baked;  // (op index, B's bytes)
+    double total = 0;
+    for (size_t i = 0; i < og_.ops().size(); ++i) {
+      const Op& op = og_.ops()[i];
+      if (!baked_b(op)) continue;
+      const std::vector<uint32_t>& shape = og_.info(op.operands[1]).shape;
+      baked.emplace_back(i, 4.0 * shape[0] * shape[1]);
+      total += baked.back().second;
+    }
+    const uint32_t tiles = g_.target().tiles;
+    if (total <= 0.5 * available_ * tiles) return;
+    constexpr double kReserve = 16384, kWeightFill = 0.95;
+    const double per_tile = available_ - kReserve;
+    uint32_t first = 0;
+    std::map<size_t, Region> regions;
+    for (const auto& [i, bytes] : baked) {
+      const auto n = static_cast<uint32_t>(std::ceil(bytes / (kWeightFill * per_tile)));
+      regions[i] = {first, n, per_tile};
+      first += n;
+    }
+    if (first >= tiles) return;  // no room left: every op over all tiles, as without regions
+    regions_ = std::move(regions);
+    window_tiles_ = {first, tiles - first};
+  }
+  std::pair<uint32_t, uint32_t> window_tiles() override {
+    return window_tiles_.second ? window_tiles_ : std::pair<uint32_t, uint32_t>{0, g_.target().tiles};
+  }
+
+  // The plan of a matmul: its region's, its layer's, else its own (plan_matmul on (m, k, n)).
   std::pair<ops::MatMulPlan, ops::MatMulOptions> matmul_plan(const Op& op, uint32_t m, uint32_t k, uint32_t n) const {
-    const auto it = layer_op_.find(static_cast<size_t>(&op - og_.ops().data()));
+    const size_t index = static_cast<size_t>(&op - og_.ops().data());
+    if (const auto r = regions_.find(index); r != regions_.end()) {
+      const ops::MatMulPlan p =
+          ops::plan_matmul(m, k, n, r->second.count, cost_, whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu, r->second.bytes);
+      ops::MatMulOptions o;
+      o.tile = [first = r->second.first, p](uint32_t im, uint32_t ik, uint32_t in) {
+        return first + (im * p.pk + ik) * p.pn + in;
+      };
+      return {p, o};
+    }
+    const auto it = layer_op_.find(index);
     if (it != layer_op_.end()) return it->second;
     // A weight another program stored block by block (graph/blocking.h): its grid, so that
     // the first row block's partials read the blocks in place.
@@ -349,7 +408,7 @@ class Lowering : public detail::LowerContext {
         const ValueInfo& ia = og_.info(a);
         auto [plan, opts] = matmul_plan(op, ia.shape[0], ia.shape[1], r.shape[1]);
         // A constant used only here is baked block by block where the plan needs it.
-        const bool bake = og_.producer(b).kind == OpKind::kConstant && uses_[b.id] == 1 && !tensors_[b.id].valid();
+        const bool bake = baked_b(op);
         if (bake) {
           opts.b_values = &og_.constant_data(b);
           opts.b_name = og_.producer(b).name;
@@ -452,9 +511,16 @@ class Lowering : public detail::LowerContext {
     if (grad) tensors_[grad->result.id] = r.dlogits;
   }
 
+  // A baked matmul's tiles: [first, first + count), within `bytes` per tile.
+  struct Region {
+    uint32_t first = 0, count = 0;
+    double bytes = 0;
+  };
+
   const OpGraph& og_;
   graph::Graph& g_;
   const ops::CostModel cost_;
+  const double available_;  // bytes of a tile's SRAM above the firmware
   const double budget_;
   uint32_t convs_ = 0;
   double grad_budget_ = 0;  // a big model's gradient ops' budget (plan_layers); 0: budget_
@@ -473,6 +539,8 @@ class Lowering : public detail::LowerContext {
   bool big_ = false;  // a model whose weights fill the tiles (plan_layers)
   std::vector<Value> gradient_layout_;  // per value: the parameter it is the gradient of
   std::map<size_t, std::pair<ops::MatMulPlan, ops::MatMulOptions>> layer_op_;  // by op index
+  std::map<size_t, Region> regions_;                // weight regions, by op index
+  std::pair<uint32_t, uint32_t> window_tiles_{0, 0};  // the window ops' tiles with regions
 };
 
 }  // namespace

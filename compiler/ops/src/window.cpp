@@ -48,7 +48,7 @@ std::vector<Job> jobs(WindowKind kind, const WindowGeometry& geo, uint32_t batch
     for (uint32_t b = 0; b < p.pc; ++b)
       for (uint32_t s = 0; s < p.ps; ++s)
         for (uint32_t k = 0; k < p.pk; ++k) {
-          const uint32_t tile = ((a * p.pc + b) * p.ps + s) * p.pk + k;
+          const uint32_t tile = p.first + ((a * p.pc + b) * p.ps + s) * p.pk + k;
           const uint32_t n0 = a * in, m0 = b * ic, oy0 = s * is;
           if (n0 >= batch || m0 >= geo.c_out || oy0 >= geo.oh || k * ik >= geo.c_in) continue;
           const uint32_t n1 = std::min(batch, n0 + in), m1 = std::min(geo.c_out, m0 + ic), oy1 = std::min(geo.oh, oy0 + is);
@@ -321,15 +321,17 @@ void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, con
   std::vector<Piece> pieces;
   const uint32_t plane = geo.oh * geo.ow;
   // The jobs of one output block: pk runs of the same outputs, k = 0 first (jobs()).
+  // The block of a job: its tile's grid index / pk (the first job is on the plan's first tile).
+  const auto block = [&](size_t i) { return (js[i].tile - js.front().tile) / pk; };
   for (size_t first = 0; first < js.size();) {
     size_t end = first;
-    while (end < js.size() && js[end].tile / pk == js[first].tile / pk && js[end].k == 0) ++end;
+    while (end < js.size() && block(end) == block(first) && js[end].k == 0) ++end;
     const size_t per = end - first;  // jobs of k = 0; each k has as many, in the same order
     uint64_t total = 0;
     for (size_t i = first; i < end; ++i) total += uint64_t(js[i].m1 - js[i].m0) * (js[i].oy1 - js[i].oy0) * geo.ow;
     // Part q of the block's elements goes to the tile of input block q.
     std::vector<uint32_t> tiles;
-    for (size_t i = first; i < js.size() && js[i].tile / pk == js[first].tile / pk; i += per) tiles.push_back(js[i].tile);
+    for (size_t i = first; i < js.size() && block(i) == block(first); i += per) tiles.push_back(js[i].tile);
     const uint32_t parts = static_cast<uint32_t>(tiles.size());
     uint64_t pos = 0;  // the job's first element in the block
     for (size_t i = first; i < end; ++i) {

@@ -52,8 +52,7 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   const OpGraph& og = c.op_graph();
   const ops::WindowGeometry geo = geometry(og, op);
   const std::string name = c.base(op) + ".avgpool";
-  const ops::WindowPlan plan = ops::plan_window(ops::WindowKind::kAvgPool, geo, og.info(op.operands[0]).shape[0],
-                                                c.graph().target().tiles, c.cost(), c.budget(), name);
+  const ops::WindowPlan plan = c.plan_window(ops::WindowKind::kAvgPool, geo, og.info(op.operands[0]).shape[0], name);
   c.set_result(op, ops::avg_pool2d(c.graph(), body, c.mapped(op.operands[0]), geo,
                                    pool2d_attrs(op).count_include_pad, plan, name));
 }

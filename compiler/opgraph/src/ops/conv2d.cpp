@@ -83,8 +83,7 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   const std::string name = c.base(op) + ".conv";
   const Value w = op.operands[1];
   const bool constant = og.producer(w).kind == OpKind::kConstant;
-  const ops::WindowPlan plan = ops::plan_window(ops::WindowKind::kConv2d, geo, batch, c.graph().target().tiles,
-                                                c.cost(), c.budget(), name, constant, c.send_budget());
+  const ops::WindowPlan plan = c.plan_window(ops::WindowKind::kConv2d, geo, batch, name, constant, c.send_budget());
   ops::ConvWeights wts;
   if (!constant) wts.w = c.mapped(w);
   else if (c.reserve_constant_bytes(double(ops::conv_weight_bytes_per_tile(geo, plan)))) wts.w_values = og.constant_data(w);

@@ -70,8 +70,7 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   const OpGraph& og = c.op_graph();
   const ops::WindowGeometry geo = geometry(og, op);
   const std::string name = c.base(op) + ".maxpool";
-  const ops::WindowPlan plan = ops::plan_window(ops::WindowKind::kMaxPool, geo, og.info(op.operands[0]).shape[0],
-                                                c.graph().target().tiles, c.cost(), c.budget(), name);
+  const ops::WindowPlan plan = c.plan_window(ops::WindowKind::kMaxPool, geo, og.info(op.operands[0]).shape[0], name);
   c.set_result(op, ops::max_pool2d(c.graph(), body, c.mapped(op.operands[0]), geo, plan, name));
 }
 

@@ -7,13 +7,16 @@
 // (docs/compiler.md, "How to add an op").
 #pragma once
 
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tessera/graph/graph.h"
 #include "tessera/opgraph/eval.h"
 #include "tessera/opgraph/opgraph.h"
 #include "tessera/ops/cost_model.h"
+#include "tessera/ops/window.h"
 
 namespace tessera::opgraph::detail {
 
@@ -54,6 +57,19 @@ class LowerContext {
   virtual void set_result(const Op& op, const graph::Tensor& t) = 0;
   // The prefix of the op's compute sets and tensors: its layer name, or "op<id>".
   virtual std::string base(const Op& op) = 0;
+  // The tiles the window ops (conv2d, pools, LRN) run on: [first, first + count). All of
+  // them unless a model's constant matmul weights fill most of the chip (lower.cpp, "weight
+  // regions").
+  virtual std::pair<uint32_t, uint32_t> window_tiles() { return {0, graph().target().tiles}; }
+  // ops::plan_window over window_tiles(), within budget().
+  ops::WindowPlan plan_window(ops::WindowKind kind, const ops::WindowGeometry& geo, uint32_t batch,
+                              const std::string& name, bool split_inputs = false,
+                              double send_budget = std::numeric_limits<double>::infinity()) {
+    const auto [first, count] = window_tiles();
+    ops::WindowPlan p = ops::plan_window(kind, geo, batch, count, cost(), budget(), name, split_inputs, send_budget);
+    p.first = first;
+    return p;
+  }
 };
 
 // What an op's gradient rule sees (autodiff.h): the graph to add ops to, the forward op,

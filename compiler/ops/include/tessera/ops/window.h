@@ -41,6 +41,7 @@ struct WindowPlan {
   double cycles = 0;                // estimated
   uint64_t bytes = 0;               // per tile, the fullest
   uint32_t pk = 1;                  // blocks of input channels (conv2d with one group only)
+  uint32_t first = 0;               // its first tile: job j runs on tile first + j's grid index
 };
 
 // The plan for `batch` images; throws GraphError naming `name` if no plan fits `budget`
