@@ -261,7 +261,7 @@ class Lowering : public detail::LowerContext {
     }
     const uint32_t tiles = g_.target().tiles;
     if (total <= 0.5 * available_ * tiles) return;
-    constexpr double kReserve = 16384, kWeightFill = 0.95;
+    constexpr double kReserve = 12288, kWeightFill = 0.98;
     const double per_tile = available_ - kReserve;
     uint32_t first = 0;
     std::map<size_t, Region> regions;
