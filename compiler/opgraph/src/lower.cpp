@@ -1,6 +1,7 @@
 #include "tessera/opgraph/lower.h"
 
 #include <cmath>
+#include <functional>
 
 #include "layers.h"
 #include "ops/op_def.h"
@@ -63,7 +64,7 @@ class Lowering : public detail::LowerContext {
         whole_rows_[it->operands[0].id] = true;
     }
     plan_layers();
-    plan_weight_regions();
+    plan_weight_regions(o.note);
   }
 
   // The op graph's parameters' tensors (those made or bound), by name.
@@ -248,7 +249,7 @@ class Lowering : public detail::LowerContext {
   // tiles of its own, in order, sized so that its blocks fill a tile up to what the tile's
   // vertex state, send lists and the product's temporaries leave (kWeightFill of it, for
   // the grid's rounding), and the window ops (convs, pools, LRN) get the tiles left over.
-  void plan_weight_regions() {
+  void plan_weight_regions(const std::function<void(const std::string&)>& note) {
     if (train_) return;
     std::vector<std::pair<size_t, double>> baked;  // (op index, B's bytes)
     double total = 0;
@@ -273,6 +274,14 @@ class Lowering : public detail::LowerContext {
     if (first >= tiles) return;  // no room left: every op over all tiles, as without regions
     regions_ = std::move(regions);
     window_tiles_ = {first, tiles - first};
+    if (!note) return;
+    const auto range = [](uint32_t a, uint32_t n) {
+      return "tiles " + std::to_string(a) + "-" + std::to_string(a + n - 1) + " (" + std::to_string(n) + ")";
+    };
+    std::string line = "weight regions (the constant matmuls' weights fill " +
+                       std::to_string(static_cast<int>(100 * total / (available_ * tiles))) + "% of the tiles):";
+    for (const auto& [i, r] : regions_) line += " " + og_.ops()[i].name + " " + range(r.first, r.count) + ";";
+    note(line + " the convs, pools and LRNs " + range(first, tiles - first));
   }
   std::pair<uint32_t, uint32_t> window_tiles() override {
     return window_tiles_.second ? window_tiles_ : std::pair<uint32_t, uint32_t>{0, g_.target().tiles};

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -47,6 +48,9 @@ struct LowerOptions {
   // must match the tensor's dtype and shape, and is read where the tensor already lies
   // (a matmul copies the blocks it needs). Parameters not named here get new variables.
   std::map<std::string, graph::Tensor> parameters = {};
+  // Told, one line each, the placement decisions a user would want to see (weight regions:
+  // which tiles each big constant matmul and the window ops were given).
+  std::function<void(const std::string&)> note = {};
 };
 
 // Adds program "infer" to `g`: Repeat(batches) { HostWrite of every input (streams named as
