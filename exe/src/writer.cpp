@@ -29,14 +29,17 @@ fbs::Offset<fbs::Vector<fbs::Offset<fbs::String>>> strings(fbs::FlatBufferBuilde
   return b.CreateVector(out);
 }
 
-// The executable built into `b` and sealed there; returns the sealed bytes, valid while `b` is.
-std::span<const uint8_t> build(const Executable& e, fbs::FlatBufferBuilder& b) {
+// The executable built into a FlatBuffer and sealed there; `use` gets the sealed bytes (valid
+// only during the call, so that the caller can write them without a copy).
+template <typename Use>
+void build(const Executable& e, Use&& use) {
   // Segment bytes go into one blob; each Segment struct points into it.
   size_t blob_size = 0;
   for (const Segment& s : e.segments) blob_size += s.bytes.size();
   if (blob_size + e.firmware.size() >= FLATBUFFERS_MAX_BUFFER_SIZE / 2)
     throw ExeError("executable too large for one .tsx file (" + std::to_string(blob_size) + " bytes of segments)");
 
+  fbs::FlatBufferBuilder b(1024 + blob_size + e.firmware.size());  // room for all: it never grows
   b.ForceDefaults(true);
 
   // Filled at once: `dst` is only valid until the builder next grows.
@@ -86,33 +89,26 @@ std::span<const uint8_t> build(const Executable& e, fbs::FlatBufferBuilder& b) {
 
   const std::span<uint8_t> out(b.GetBufferPointer(), b.GetSize());
   if (!detail::seal(out)) throw ExeError("internal error: the writer built a buffer it cannot verify");
-  return out;
-}
-
-// A builder with room for the executable's segments and firmware (it then never grows).
-fbs::FlatBufferBuilder builder_for(const Executable& e) {
-  size_t bytes = 1024 + e.firmware.size();
-  for (const Segment& s : e.segments) bytes += s.bytes.size();
-  return fbs::FlatBufferBuilder(bytes);
+  use(std::span<const uint8_t>(out));
 }
 
 }  // namespace
 
 std::vector<uint8_t> serialize(const Executable& e) {
-  fbs::FlatBufferBuilder b = builder_for(e);
-  const std::span<const uint8_t> out = build(e, b);
-  return {out.begin(), out.end()};
+  std::vector<uint8_t> bytes;
+  build(e, [&](std::span<const uint8_t> out) { bytes.assign(out.begin(), out.end()); });
+  return bytes;
 }
 
 // Written from the builder's own buffer: no copy of the (on AlexNet 250 MB) file.
 void write_file(const Executable& e, const std::filesystem::path& path) {
-  fbs::FlatBufferBuilder b = builder_for(e);
-  const std::span<const uint8_t> bytes = build(e, b);
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw ExeError(path.string() + ": cannot open for writing");
-  f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  f.close();
-  if (!f) throw ExeError(path.string() + ": write failed");
+  build(e, [&](std::span<const uint8_t> bytes) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (!f) throw ExeError(path.string() + ": cannot open for writing");
+    f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    f.close();
+    if (!f) throw ExeError(path.string() + ": write failed");
+  });
 }
 
 }  // namespace tessera::exe

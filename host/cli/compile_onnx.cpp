@@ -117,7 +117,7 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
     lo.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
     lo.memory_proportion = p;
     lo.in_place = !c.no_in_place;
-    lo.note = [](const std::string& line) { note(line); };
+    lo.note = note;
     const auto lower_start = std::chrono::steady_clock::now();
     try {
       opgraph::lower(m.graph, g, lo);
