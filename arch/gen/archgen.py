@@ -50,6 +50,8 @@ SRAM_UNIT = {"block": (4096, "RAMB36"), "ultra": (32768, "URAM288")}
 
 
 def check_target(t, path):
+    if not isinstance(t.get("device_memory_mib"), int) or t["device_memory_mib"] < 0:
+        sys.exit(f"archgen: {path}: device_memory_mib (the device's DRAM in MiB, 0 for none) must be a whole number")
     cols, rows = t["mesh"]
     if cols * rows < t["tiles"]:
         sys.exit(f"archgen: {path}: mesh {cols}x{rows} cannot hold {t['tiles']} tiles")
@@ -160,11 +162,12 @@ def targets_h(targets):
              "  uint32_t mesh_cols;   // x", "  uint32_t mesh_rows;   // y; tile id = y * mesh_cols + x",
              "  uint32_t sram_bytes;", "  uint32_t host_nodes;", "  uint32_t link_latency;",
              "  uint32_t clock_mhz;", "  bool verilated;       // has a Verilator build",
+             "  uint32_t device_memory_mib;  // the device's DRAM for remote buffers (weights streamed from it)",
              "  uint32_t hash;        // of the target file, checked by executables and devices", "};", "",
              f"inline constexpr std::array<Target, {len(targets)}> kTargets = {{{{"]
     for t, h in targets:
         lines.append(f"    {{\"{t['name']}\", {t['tiles']}, {t['mesh'][0]}, {t['mesh'][1]}, {t['sram_bytes']}, "
-                     f"{t['host_nodes']}, {t['link_latency']}, {t['clock_mhz']}, {str(t['verilated']).lower()}, 0x{h:08X}u}},")
+                     f"{t['host_nodes']}, {t['link_latency']}, {t['clock_mhz']}, {str(t['verilated']).lower()}, {t['device_memory_mib']}, 0x{h:08X}u}},")
     lines += ["}};", "",
               "// The target named `name`, or nullptr.",
               "constexpr const Target* find_target(std::string_view name) {",

@@ -21,6 +21,15 @@ uint64_t transfer_bytes(const Stream& s) {
   return n;
 }
 
+const char* direction_name(StreamDirection d) {
+  switch (d) {
+    case StreamDirection::kHostToDevice: return "host->device";
+    case StreamDirection::kDeviceToHost: return "device->host";
+    case StreamDirection::kDeviceMemoryToDevice: return "device memory->device";
+  }
+  return "?";
+}
+
 const char* dtype_name(DType t) {
   switch (t) {
     case DType::kF32: return "f32";

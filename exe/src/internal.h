@@ -12,7 +12,7 @@ namespace tessera::exe::detail {
 
 // FNV-1a of each section's canonical bytes (docs/executable.md, "Checksums").
 struct SectionSums {
-  uint32_t segments = 0, tensors = 0, streams = 0, programs = 0, debug = 0, memory = 0;
+  uint32_t segments = 0, tensors = 0, streams = 0, programs = 0, debug = 0, memory = 0, device_memory = 0;
 };
 SectionSums section_checksums(const fb::Executable& root);
 

@@ -66,7 +66,7 @@ Executable convert(const fb::Executable& r) {
   if (r.streams())
     for (const fb::Stream* s : *r.streams())
       e.streams.push_back({str(s->name()), s->index(), StreamDirection(s->direction()), DType(s->dtype()),
-                           scalars(s->shape()), intervals(s->intervals())});
+                           scalars(s->shape()), intervals(s->intervals()), s->source_offset()});
   if (r.programs())
     for (const fb::Program* p : *r.programs())
       e.programs.push_back({str(p->name()), p->words(), scalars(p->tile_program()), scalars(p->streams()),
@@ -83,6 +83,7 @@ Executable convert(const fb::Executable& r) {
                           m->tensors()});
   e.supersteps = r.supersteps();
   e.exchange_bytes = r.exchange_bytes();
+  e.device_memory = scalars(r.device_memory());
   return e;
 }
 

@@ -77,6 +77,8 @@ SectionSums other_sections(const fb::Executable& r) {
     h.u32(uint32_t(t.dtype()));
     h.vec(t.shape());
     h.vec(t.intervals());
+    h.u32(uint32_t(t.source_offset()));
+    h.u32(uint32_t(t.source_offset() >> 32));
   });
   s.programs = tables(r.programs(), [](Hasher& h, const fb::Program& p) {
     h.str(p.name());
@@ -97,6 +99,11 @@ SectionSums other_sections(const fb::Executable& r) {
     Hasher h;
     h.vec(r.memory());
     s.memory = h.value();
+  }
+  {
+    Hasher h;
+    h.vec(r.device_memory());
+    s.device_memory = h.value();
   }
   return s;
 }
@@ -163,6 +170,7 @@ bool seal(std::span<uint8_t> buf) {
   c->mutate_programs(s.programs);
   c->mutate_debug(s.debug);
   c->mutate_memory(s.memory);
+  c->mutate_device_memory(s.device_memory);
   root->mutate_file_checksum(file_checksum(buf, *root));
   return true;
 }

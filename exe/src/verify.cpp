@@ -145,6 +145,9 @@ void verify(const Executable& e, const std::string& name) {
   if (e.tiles != t->tiles)
     fail(name, "header: " + std::to_string(e.tiles) + " tiles, target '" + e.target + "' has " +
                    std::to_string(t->tiles));
+  if (e.device_memory.size() > (uint64_t{t->device_memory_mib} << 20))
+    fail(name, "device memory: " + std::to_string(e.device_memory.size()) + " bytes, target '" + e.target +
+                   "' has " + std::to_string(t->device_memory_mib) + " MiB");
   if (e.firmware.empty()) fail(name, "firmware: missing");
   const uint32_t fw = fnv1a(e.firmware.data(), e.firmware.size());
   if (fw != e.firmware_hash)
@@ -177,8 +180,13 @@ void verify(const Executable& e, const std::string& name) {
   std::set<uint32_t> indices;
   for (const Stream& s : e.streams) {
     const std::string at = "stream '" + s.name + "'";
-    if (unsigned(s.direction) > unsigned(StreamDirection::kDeviceToHost))
+    if (unsigned(s.direction) > unsigned(StreamDirection::kDeviceMemoryToDevice))
       fail(name, at + ": unknown direction " + std::to_string(unsigned(s.direction)));
+    if (s.from_device_memory() && (s.source_offset % 4 || s.source_offset > e.device_memory.size() ||
+                                   transfer_bytes(s) > e.device_memory.size() - s.source_offset))
+      fail(name, at + ": bytes " + std::to_string(s.source_offset) + ".." +
+                     std::to_string(s.source_offset + transfer_bytes(s)) + " of device memory (" +
+                     std::to_string(e.device_memory.size()) + " bytes) are not aligned or not all there");
     if (!indices.insert(s.index).second) fail(name, at + ": index " + std::to_string(s.index) + " used twice");
     c.dtype(at, s.dtype);
     c.intervals(at, s.dtype, s.shape, s.intervals);
@@ -237,7 +245,8 @@ const fb::Executable& verify_buffer(std::span<const uint8_t> buf, const std::str
   const std::pair<const char*, std::pair<uint32_t, uint32_t>> sections[] = {
       {"segments", {want.segments(), s.segments}}, {"tensors", {want.tensors(), s.tensors}},
       {"streams", {want.streams(), s.streams}},    {"programs", {want.programs(), s.programs}},
-      {"debug", {want.debug(), s.debug}},          {"memory", {want.memory(), s.memory}}};
+      {"debug", {want.debug(), s.debug}},          {"memory", {want.memory(), s.memory}},
+      {"device_memory", {want.device_memory(), s.device_memory}}};
   for (const auto& [section, sums] : sections)
     if (sums.first != sums.second)
       fail(name, std::string("section '") + section + "': checksum " + hex(sums.first) +

@@ -36,10 +36,10 @@ void build(const Executable& e, Use&& use) {
   // Segment bytes go into one blob; each Segment struct points into it.
   size_t blob_size = 0;
   for (const Segment& s : e.segments) blob_size += s.bytes.size();
-  if (blob_size + e.firmware.size() >= FLATBUFFERS_MAX_BUFFER_SIZE / 2)
+  if (blob_size + e.firmware.size() + e.device_memory.size() >= FLATBUFFERS_MAX_BUFFER_SIZE / 2)
     throw ExeError("executable too large for one .tsx file (" + std::to_string(blob_size) + " bytes of segments)");
 
-  fbs::FlatBufferBuilder b(1024 + blob_size + e.firmware.size());  // room for all: it never grows
+  fbs::FlatBufferBuilder b(1024 + blob_size + e.firmware.size() + e.device_memory.size());  // room for all: it never grows
   b.ForceDefaults(true);
 
   // Filled at once: `dst` is only valid until the builder next grows.
@@ -64,7 +64,8 @@ void build(const Executable& e, Use&& use) {
   std::vector<fbs::Offset<fb::Stream>> streams;
   for (const Stream& s : e.streams)
     streams.push_back(fb::CreateStream(b, b.CreateString(s.name), s.index, fb::StreamDirection(s.direction),
-                                       fb::DType(s.dtype), b.CreateVector(s.shape), intervals(b, s.intervals)));
+                                       fb::DType(s.dtype), b.CreateVector(s.shape), intervals(b, s.intervals),
+                                       s.source_offset));
   std::vector<fbs::Offset<fb::Program>> programs;
   for (const Program& p : e.programs)
     programs.push_back(fb::CreateProgram(b, b.CreateString(p.name), p.words, b.CreateVector(p.tile_program),
@@ -78,13 +79,13 @@ void build(const Executable& e, Use&& use) {
   for (const TileMemory& m : e.memory)
     memory.emplace_back(m.code, m.stack, m.control, m.vertex_state, m.send_lists, m.landing, m.tensors);
 
-  const fb::Checksums unsealed(0, 0, 0, 0, 0, 0);
+  const fb::Checksums unsealed(0, 0, 0, 0, 0, 0, 0);
   auto root = fb::CreateExecutable(
       b, kFormatVersion, /*file_checksum=*/0, b.CreateString(e.target), e.target_hash, e.arch_hash, e.tiles,
       e.header_addr, b.CreateVector(e.firmware), e.firmware_hash, b.CreateVectorOfStructs(segs),
       blob, b.CreateVector(tensors), b.CreateVector(streams), b.CreateVector(programs),
       strings(b, e.op_names), strings(b, e.layer_names), b.CreateVectorOfStructs(vertices),
-      b.CreateVectorOfStructs(memory), e.supersteps, e.exchange_bytes, &unsealed);
+      b.CreateVectorOfStructs(memory), e.supersteps, e.exchange_bytes, &unsealed, b.CreateVector(e.device_memory));
   fb::FinishExecutableBuffer(b, root);
 
   const std::span<uint8_t> out(b.GetBufferPointer(), b.GetSize());

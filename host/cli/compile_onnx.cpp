@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -97,16 +98,24 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   passes::CompileOptions o = passes::firmware_options(c.firmware.empty() ? TESSERA_DEFAULT_FIRMWARE : c.firmware, target);
   o.liveness = !c.no_liveness;
   o.progress = [](const std::string& line) { note("  " + line); };
-  // A lower bound: the weights (constants) and one transfer of the inputs, before lowering.
-  uint64_t weights = 0, inputs = 0;
+  // A lower bound: the weights (constants) and one transfer of the inputs, before lowering;
+  // on a target with device memory, without the matmuls' constant weights, which may stream
+  // from there (docs/weight-streaming.md).
+  std::set<uint32_t> streamable;
+  if (target->device_memory_mib > 0)
+    for (const opgraph::Op& op : m.graph.ops())
+      if (op.kind == opgraph::OpKind::kMatMul) streamable.insert(op.operands[1].id);
+  uint64_t weights = 0, inputs = 0, streamed = 0;
   for (const opgraph::Op& op : m.graph.ops()) {
     if (op.kind != opgraph::OpKind::kConstant && op.kind != opgraph::OpKind::kInput) continue;
     uint64_t n = 4;
     for (uint32_t d : m.graph.info(op.result).shape) n *= d;
-    (op.kind == opgraph::OpKind::kConstant ? weights : inputs) += n;
+    (op.kind == opgraph::OpKind::kInput ? inputs : streamable.count(op.result.id) ? streamed : weights) += n;
   }
   check_fits({c.model, weights + inputs,
-              std::to_string(weights) + " bytes of weights, " + std::to_string(inputs) + " of one transfer of the inputs"},
+              std::to_string(weights) + " bytes of weights, " + std::to_string(inputs) + " of one transfer of the inputs" +
+                  (streamed ? ", besides " + std::to_string(streamed) + " of matmul weights that may stream from device memory"
+                            : std::string())},
              c.target, target->tiles, target->sram_bytes, o.layout.firmware_end - arch::kSramBase);
   // Lowered with the given memory proportion, or 0.5 and, while the model does not fit,
   // again with half of it (finer splits), down to 1/16.

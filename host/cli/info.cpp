@@ -112,7 +112,7 @@ int info(const std::string& model) {
   std::printf("\nstreams:\n");
   for (const exe::Stream& s : e.streams)
     std::printf("  %-20s %-16s %s, host sync operand %u, %s\n", s.name.c_str(), shape_text(s.dtype, s.shape).c_str(),
-                s.direction == exe::StreamDirection::kHostToDevice ? "host->device" : "device->host", s.index,
+                exe::direction_name(s.direction), s.index,
                 placement(s.intervals).c_str());
   return 0;
 }

@@ -128,7 +128,7 @@ int run(const RunArgs& a) {
   // The program's other streams: inputs are required; unrequested outputs are dropped.
   for (uint32_t i : program->streams) {
     const exe::Stream& s = e.streams.at(i);
-    if (connected.count(s.name)) continue;
+    if (connected.count(s.name) || s.from_device_memory()) continue;
     if (s.direction == exe::StreamDirection::kHostToDevice)
       throw std::runtime_error("program '" + program->name + "' reads stream '" + s.name + "': give --input " + s.name +
                                "=FILE");
@@ -144,9 +144,12 @@ int run(const RunArgs& a) {
     throw;
   }
   const runtime::RunReport& r = engine.reports().back();
-  char line[160];
-  std::snprintf(line, sizeof line, "program '%s' done: %u supersteps, %u host syncs, %.3f s", r.program.c_str(),
-                r.supersteps, r.host_syncs, r.wall_seconds);
+  char line[256];
+  std::snprintf(line, sizeof line, "program '%s' done: %u supersteps, %u host syncs, %.3f s; %llu bytes to and from the host",
+                r.program.c_str(), r.supersteps, r.host_syncs, r.wall_seconds, static_cast<unsigned long long>(r.host_bytes));
+  if (r.device_memory_bytes)
+    std::snprintf(line + std::strlen(line), sizeof line - std::strlen(line), ", %llu from device memory",
+                  static_cast<unsigned long long>(r.device_memory_bytes));
   note(line);
 
   if (a.mnist_test) {

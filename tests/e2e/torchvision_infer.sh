@@ -6,7 +6,8 @@
 #   alexnet:  each image's 1,000 logits within 1e-6 absolute of PyTorch's (untrained
 #             AlexNet's logits are about 0.02), and the 9,216 features the classifier reads
 #             within 1e-5 relative to their largest;
-#   resnet18: the logits within 1e-4 absolute (they reach about 4.5).
+#   resnet18: the logits within 1e-4 absolute (they reach about 4.5);
+# and the run moves only the images and the outputs between the host and the device.
 #   torchvision_infer.sh TESSERA SOURCE_DIR WORK_DIR MODEL [TARGET [COUNT [DEVICE [BATCH]]]]
 #   (TARGET default ipu-mk2, COUNT 2, DEVICE emu-native, BATCH 1, dividing COUNT;
 #   TESSERA_SEED: the weights' and images' seed, default 0)
@@ -38,10 +39,17 @@ for o in $outputs; do outs+=("${o%%:*}=$work/device_${o%%:*}.npy"); done
   || { cat "$work/run.log"; fail "tessera run"; }
 tail -1 "$work/run.log"
 $py - "$work" "$count" $outputs <<'PY'
+import re
 import sys
 import numpy as np
 work, count = sys.argv[1], int(sys.argv[2])
 ok = True
+# Only the images and the outputs cross between the host and the device: weights were loaded
+# once (or stream from device memory), never sent per run.
+moved = int(re.search(r"(\d+) bytes to and from the host", open(f"{work}/run.log").read()).group(1))
+expect = np.load(f"{work}/x.npy").nbytes + sum(np.load(f"{work}/{s.split(':')[0]}.npy").nbytes for s in sys.argv[3:])
+print(f"bytes to and from the host: {moved} (images and outputs: {expect})")
+ok &= moved == expect
 for spec in sys.argv[3:]:
     name, bound, kind = spec.split(":")
     bound, relative = float(bound), kind == "rel"

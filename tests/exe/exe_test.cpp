@@ -124,10 +124,10 @@ TEST(ExeErrors, BadIdentifier) {
 
 TEST(ExeErrors, Version) {
   const auto bytes = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(kFormatVersion + 1); });
-  EXPECT_THAT(load_error(bytes), StartsWith("model.tsx: format version 3, this build reads version 2: recompile"));
-  // A file of the previous version (before live ranges) is refused the same way.
-  const auto old = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(1); });
-  EXPECT_THAT(load_error(old), StartsWith("model.tsx: format version 1, this build reads version 2: recompile"));
+  EXPECT_THAT(load_error(bytes), StartsWith("model.tsx: format version 4, this build reads version 3: recompile"));
+  // A file of the previous version (before device memory) is refused the same way.
+  const auto old = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(2); });
+  EXPECT_THAT(load_error(old), StartsWith("model.tsx: format version 2, this build reads version 3: recompile"));
 }
 
 TEST(ExeErrors, ArchHash) {
@@ -181,6 +181,8 @@ TEST(ExeErrors, SectionChecksums) {
   flip(r.op_names()->Get(0)->c_str(), "debug");
   flip(r.vertices()->Get(99), "debug");
   flip(r.memory()->Get(15), "memory");
+  flip(r.device_memory()->data() + 70, "device_memory");
+  flip(r.streams()->Get(2)->name()->c_str(), "streams");
 }
 
 TEST(ExeErrors, FileChecksum) {
@@ -270,8 +272,8 @@ TEST(ExeErrors, TensorCoverage) {
 
 TEST(ExeErrors, IndicesOutOfRange) {
   Executable e = synthetic();
-  e.programs[0].streams[1] = 2;
-  EXPECT_EQ(error_of(e), "model.tsx: program 'infer': stream 1 is index 2, only 2 streams");
+  e.programs[0].streams[1] = 3;
+  EXPECT_EQ(error_of(e), "model.tsx: program 'infer': stream 1 is index 3, only 3 streams");
   e = synthetic();
   e.programs[0].tile_program.pop_back();
   EXPECT_EQ(error_of(e), "model.tsx: program 'infer': 15 tile addresses for 16 tiles");
@@ -287,6 +289,21 @@ TEST(ExeErrors, IndicesOutOfRange) {
   e = synthetic();
   e.vertices[0].tile = 99;
   EXPECT_EQ(error_of(e), "model.tsx: debug map: vertex 0: tile 99 out of range");
+}
+
+// A stream from device memory must read bytes the image has, word aligned, and the image must
+// fit the target's device memory.
+TEST(ExeErrors, DeviceMemory) {
+  Executable e = synthetic();
+  EXPECT_EQ(deserialize(serialize(e), "model.tsx").find_stream("weights")->source_offset, 64u);
+  e.streams[2].source_offset = 84;
+  EXPECT_EQ(error_of(e), "model.tsx: stream 'weights': bytes 84..100 of device memory (96 bytes) are not aligned or "
+                         "not all there");
+  e.streams[2].source_offset = 62;
+  EXPECT_THAT(error_of(e), HasSubstr("bytes 62..78 of device memory (96 bytes) are not aligned"));
+  e = synthetic();
+  e.device_memory.resize((uint64_t{arch::find_target("small")->device_memory_mib} << 20) + 4);
+  EXPECT_THAT(error_of(e), HasSubstr("model.tsx: device memory: 268435460 bytes, target 'small' has 256 MiB"));
 }
 
 // Edits behind intact checksums: the content checks still run on load.
@@ -305,9 +322,9 @@ TEST(ExeErrors, ResealedEditsAreStillChecked) {
             })),
             "model.tsx: tensor 'bias': unknown dtype 9");
   EXPECT_EQ(load_error(edited(e, [](fb::Executable& r) {
-              r.mutable_streams()->GetMutableObject(0)->mutate_direction(fb::StreamDirection(2));
+              r.mutable_streams()->GetMutableObject(0)->mutate_direction(fb::StreamDirection(3));
             })),
-            "model.tsx: stream 'input': unknown direction 2");
+            "model.tsx: stream 'input': unknown direction 3");
   EXPECT_EQ(load_error(edited(e, [](fb::Executable& r) { r.mutate_exchange_bytes(5); })), "")
       << "a re-sealed harmless edit loads";
 }

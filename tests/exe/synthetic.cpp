@@ -39,6 +39,9 @@ Executable synthetic() {
   e.streams.push_back({"input", 0, StreamDirection::kHostToDevice, DType::kF32, {2, 4},
                        {{0, 0x80009000, 0, 4}, {1, 0x80009000, 4, 4}}});
   e.streams.push_back({"output", 1, StreamDirection::kDeviceToHost, DType::kU32, {3}, {{15, 0x8001FFF4, 0, 3}}});
+  // Weights from device memory: 4 words at byte 64 of a 96-byte image.
+  e.streams.push_back({"weights", 2, StreamDirection::kDeviceMemoryToDevice, DType::kF32, {4}, {{2, 0x80009000, 0, 4}}, 64});
+  for (uint32_t i = 0; i < 96; ++i) e.device_memory.push_back(uint8_t(i * 5 + 1));
 
   for (const char* name : {"infer", "train"}) {
     Program p{name, 8, {}, {}, 0, 0};

@@ -210,6 +210,34 @@ Stream Graph::add_stream(std::string name, DType dtype, std::vector<uint32_t> sh
   return {static_cast<uint32_t>(streams_.size() - 1)};
 }
 
+Stream Graph::add_device_memory_stream(std::string name, DType dtype, std::vector<uint32_t> shape,
+                                       std::span<const uint32_t> words) {
+  if (words.size() != element_count(shape) || exe::dtype_bytes(dtype) != 4)
+    throw GraphError("device memory stream '" + name + "': " + std::to_string(words.size()) + " words for " +
+                     shape_string(shape) + " " + exe::dtype_name(dtype));
+  const Stream s = add_stream(std::move(name), dtype, std::move(shape));
+  const uint64_t at = (device_memory_.size() + 63) / 64 * 64;  // each stream's data 64-byte aligned
+  const uint64_t limit = uint64_t{target_->device_memory_mib} << 20;
+  if (at + words.size_bytes() > limit)
+    throw GraphError("device memory stream '" + streams_.back().name + "': " + std::to_string(at + words.size_bytes()) +
+                     " bytes of device memory, target '" + std::string(target_->name) + "' has " +
+                     std::to_string(target_->device_memory_mib) + " MiB");
+  device_memory_.resize(at + words.size_bytes());
+  std::memcpy(device_memory_.data() + at, words.data(), words.size_bytes());
+  streams_.back().from_device_memory = true;
+  streams_.back().source_offset = at;
+  return s;
+}
+
+Stream Graph::move_initial_value_to_device_memory(const Tensor& t, std::string name) {
+  Variable& v = var_of(t, "move_initial_value_to_device_memory");
+  if (t.begin != 0 || t.end != v.size() || v.initial.empty())
+    throw GraphError("move_initial_value_to_device_memory: " + describe(t) + " is not a whole variable with an initial value");
+  const Stream s = add_device_memory_stream(std::move(name), v.dtype, v.shape, v.initial);
+  vars_[t.var].initial = {};
+  return s;
+}
+
 void Graph::add_program(std::string name, Program program) {
   for (const auto& p : *programs_)
     if (p.first == name) throw GraphError("program '" + name + "' defined twice");

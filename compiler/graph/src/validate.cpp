@@ -62,7 +62,9 @@ void check_program(const Graph& g, const Program& p, const std::string& where) {
       if (p.stream >= g.streams().size()) throw GraphError(where + ": no stream " + std::to_string(p.stream));
       const StreamData& s = g.streams()[p.stream];
       g.check_mapped(t);
-      if (g.variables()[t.var].blocking.blocked())  // streams move elements in stored order
+      // Streams move elements in stored order: the host's data would be permuted (a device
+      // memory stream's data is made in that order: Graph::add_device_memory_stream).
+      if (g.variables()[t.var].blocking.blocked() && !s.from_device_memory)
         throw GraphError(where + ": stream '" + s.name + "' of " + g.describe(t) + ", which is stored block by block");
       if (element_count(s.shape) != t.size() || s.dtype != g.variables()[t.var].dtype)
         throw GraphError(where + ": stream '" + s.name + "' (" + exe::dtype_name(s.dtype) + shape_string(s.shape) +

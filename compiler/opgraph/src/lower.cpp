@@ -1,5 +1,6 @@
 #include "tessera/opgraph/lower.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -9,6 +10,7 @@
 #include "tessera/ops/elementwise.h"
 #include "tessera/ops/matmul.h"
 #include "tessera/ops/softmax.h"
+#include "tessera/ops/streaming.h"
 #include "tessera/ops/training.h"
 
 namespace tessera::opgraph {
@@ -271,7 +273,10 @@ class Lowering : public detail::LowerContext {
       regions[i] = {first, n, per_tile};
       first += n;
     }
-    if (first >= tiles) return;  // no room left: every op over all tiles, as without regions
+    if (first >= tiles) {  // no room left: stream the biggest from device memory, if there is some
+      plan_streaming(std::move(baked), total, note);
+      return;
+    }
     regions_ = std::move(regions);
     window_tiles_ = {first, tiles - first};
     if (!note) return;
@@ -283,6 +288,42 @@ class Lowering : public detail::LowerContext {
     for (const auto& [i, r] : regions_) line += " " + og_.ops()[i].name + " " + range(r.first, r.count) + ";";
     note(line + " the convs, pools and LRNs " + range(first, tiles - first));
   }
+  // Weight streaming (docs/weight-streaming.md): when the baked matmul weights cannot have
+  // regions of their own, the biggest stay in the device's DRAM and stream to the tiles in
+  // chunks, until the rest take at most kResident of what the firmware leaves on all tiles.
+  // A chunk takes at most kChunk of a tile, and two are in flight.
+  void plan_streaming(std::vector<std::pair<size_t, double>> baked, double total,
+                      const std::function<void(const std::string&)>& note) {
+    if (g_.target().device_memory_mib == 0) return;  // the memory planner will say what does not fit
+    constexpr double kResident = 0.25, kChunk = 0.15;
+    std::sort(baked.begin(), baked.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+    std::string line;
+    double streamed = 0;
+    uint32_t convs = 0;
+    for (const auto& [i, bytes] : baked) {
+      if (total <= kResident * available_ * g_.target().tiles) break;
+      streamed_.insert(i);
+      total -= bytes;
+      streamed += bytes;
+      line += " " + og_.ops()[i].name + " (" + std::to_string(static_cast<int>(bytes / 1e6 + 0.5)) + " MB)";
+    }
+    chunk_bytes_ = kChunk * available_;
+    // The convs' weights too, each loaded right before its conv.
+    for (size_t i = 0; i < og_.ops().size(); ++i)
+      if (og_.ops()[i].kind == OpKind::kConv2d && og_.producer(og_.ops()[i].operands[1]).kind == OpKind::kConstant) {
+        streamed_.insert(i);
+        ++convs;
+      }
+    if (note)
+      note("weight streaming: " + std::to_string(static_cast<int>(streamed / 1e6 + 0.5)) +
+           " MB of weights stay in device memory and stream to the tiles, double-buffered in chunks of at most " +
+           std::to_string(static_cast<int>(chunk_bytes_)) + " bytes per tile:" + line + "; and the weights of " +
+           std::to_string(convs) + " convs, each right before it");
+  }
+  bool streams_weights(const Op& op) override {
+    return streamed_.count(static_cast<size_t>(&op - og_.ops().data())) > 0;
+  }
+
   std::pair<uint32_t, uint32_t> window_tiles() override {
     return window_tiles_.second ? window_tiles_ : std::pair<uint32_t, uint32_t>{0, g_.target().tiles};
   }
@@ -415,6 +456,14 @@ class Lowering : public detail::LowerContext {
         const Value a = op.operands[0], b = op.operands[1];
         const Tensor ta = mapped(a);
         const ValueInfo& ia = og_.info(a);
+        if (streamed_.count(static_cast<size_t>(&op - og_.ops().data()))) {
+          ops::StreamedMatMulOptions so;
+          so.chunk_bytes_per_tile = chunk_bytes_;
+          so.max_bytes = budget_;
+          so.whole_rows = whole_rows_[op.result.id];
+          tensors_[op.result.id] = ops::streamed_matmul(g_, body, ta, og_.constant_data(b), cost_, base(op) + ".matmul", so);
+          break;
+        }
         auto [plan, opts] = matmul_plan(op, ia.shape[0], ia.shape[1], r.shape[1]);
         // A constant used only here is baked block by block where the plan needs it.
         const bool bake = baked_b(op);
@@ -549,6 +598,8 @@ class Lowering : public detail::LowerContext {
   std::vector<Value> gradient_layout_;  // per value: the parameter it is the gradient of
   std::map<size_t, std::pair<ops::MatMulPlan, ops::MatMulOptions>> layer_op_;  // by op index
   std::map<size_t, Region> regions_;                // weight regions, by op index
+  std::set<size_t> streamed_;                       // matmuls whose B streams from device memory
+  double chunk_bytes_ = 0;                          // a streamed chunk's bytes per tile
   std::pair<uint32_t, uint32_t> window_tiles_{0, 0};  // the window ops' tiles with regions
 };
 

@@ -145,7 +145,7 @@ class Liveness {
         case arch::kCtlHostSync: {
           const Lowered::HostSync& h = l_.host_syncs[w[at + 1]];
           steps_.push_back(kHostStep);
-          access(h.tensor, step_++, h.direction == exe::StreamDirection::kHostToDevice);
+          access(h.tensor, step_++, h.direction != exe::StreamDirection::kDeviceToHost);
           at += 2;
           break;
         }

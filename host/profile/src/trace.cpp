@@ -95,9 +95,13 @@ void write_chrome_trace(std::ostream& out, const ExeImage& image, const exe::Pro
     const char* barrier_cat = s.barrier == StepPlan::kExchange ? "exchange" : "sync";
     const uint64_t sync_at = s.start + s.compute;
     if (s.stream) {
-      const bool in = s.stream->direction == exe::StreamDirection::kHostToDevice;
+      const exe::StreamDirection d = s.stream->direction;
+      const bool in = d != exe::StreamDirection::kDeviceToHost;
       w.phase(kHostPid, 0, s.stream->name + (in ? " -> device" : " <- device"), "host", sync_at, s.exchange, s.superstep,
-              ", \"stream\": " + quoted(s.stream->name) + ", \"direction\": \"" + (in ? "host_to_device" : "device_to_host") +
+              ", \"stream\": " + quoted(s.stream->name) + ", \"direction\": \"" +
+                  (d == exe::StreamDirection::kHostToDevice   ? "host_to_device"
+                   : d == exe::StreamDirection::kDeviceToHost ? "device_to_host"
+                                                              : "device_memory_to_device") +
                   "\", \"bytes\": " + std::to_string(exe::transfer_bytes(*s.stream)));
     }
     for (uint32_t tr = 0; tr < tracks.tracks; ++tr) {

@@ -26,6 +26,8 @@ class LazyDevice : public device::Device {
   void dma_read(std::span<const device::DmaSegment> s, std::span<std::byte> host) override {
     inner().dma_read(s, host);
   }
+  void dram_write(uint64_t offset, std::span<const std::byte> data) override { inner().dram_write(offset, data); }
+  void dram_to_tiles(std::span<const device::DmaSegment> s) override { inner().dram_to_tiles(s); }
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override {
     return inner().wait_event(mask, timeout);
   }

@@ -111,7 +111,9 @@ void Engine::load() {
   if (options_.progress)
     options_.progress("loading " + std::to_string(exe_.tiles) + " tiles: firmware " + std::to_string(fw_bytes.size()) +
                       " bytes per tile, executable " + std::to_string(exe_total) + " bytes in " +
-                      std::to_string(exe_.segments.size()) + " segments");
+                      std::to_string(exe_.segments.size()) + " segments" +
+                      (exe_.device_memory.empty() ? std::string()
+                                                  : ", device memory " + std::to_string(exe_.device_memory.size()) + " bytes"));
   loaded_ = false;
   device_call("load", [&] {
     dev_.write_reg(arch::kDevRegControl, device::kControlReset);
@@ -133,6 +135,12 @@ void Engine::load() {
         bytes.insert(bytes.end(), p, p + s.bytes.size());
       }
       dev_.dma_write(segs, bytes);
+    }
+    // Device memory (weights streamed to the tiles from the device's DRAM), once: runs
+    // never send it again.
+    for (size_t at = 0; at < exe_.device_memory.size(); at += kBatch) {
+      const size_t n = std::min(kBatch, exe_.device_memory.size() - at);
+      dev_.dram_write(at, std::as_bytes(std::span(exe_.device_memory).subspan(at, n)));
     }
   });
   loaded_ = true;

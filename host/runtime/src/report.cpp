@@ -37,6 +37,7 @@ std::string Engine::report_json() const {
     o << (i ? "," : "") << "\n    {\"program\": " << quoted(r.program) << ", \"ok\": " << (r.ok ? "true" : "false");
     if (!r.ok) o << ", \"error\": " << quoted(r.error);
     o << ", \"supersteps\": " << r.supersteps << ", \"host_syncs\": " << r.host_syncs
+      << ", \"host_bytes\": " << r.host_bytes << ", \"device_memory_bytes\": " << r.device_memory_bytes
       << ", \"wall_seconds\": " << r.wall_seconds;
     if (!r.profile.empty()) {
       o << ", \"total_cycles\": " << total << ",\n     \"superstep_profile\": [";

@@ -74,16 +74,27 @@ void Engine::point_headers_at(const exe::Program& p) {
 }
 
 // Host sync number `sync` of program `p`: one scatter/gather DMA along its stream.
-void Engine::serve_host_sync(const exe::Program& p, uint32_t sync) {
+void Engine::serve_host_sync(const exe::Program& p, RunReport& r) {
+  const uint32_t sync = r.host_syncs++;
   if (sync >= p.streams.size())
     throw EngineError("program '" + p.name + "' reached host sync " + std::to_string(sync + 1) + " but lists only " +
                       std::to_string(p.streams.size()) + " stream transfers");
   const exe::Stream& s = exe_.streams.at(p.streams[sync]);
-  Connection& c = connections_.at(s.name);  // run() checked every stream is connected
   const uint32_t eb = exe::dtype_bytes(s.dtype);
   const uint64_t bytes = elements(s.shape) * eb;
   const std::string what = "stream '" + s.name + "'";
-  const auto segs = interval_segments(s.intervals, eb, what);
+  auto segs = interval_segments(s.intervals, eb, what);
+  if (s.from_device_memory()) {  // from the device's DRAM: nothing crosses to the host
+    for (device::DmaSegment& g : segs) g.host_offset += s.source_offset;
+    try {
+      dev_.dram_to_tiles(segs);
+      r.device_memory_bytes += bytes;
+    } catch (const device::DeviceError& e) {
+      throw EngineError("host sync " + std::to_string(sync) + " (" + what + "): " + e.what());
+    }
+    return;
+  }
+  Connection& c = connections_.at(s.name);  // run() checked every stream is connected
 
   std::vector<std::byte> scratch;  // for callbacks
   std::span<std::byte> data;
@@ -95,6 +106,7 @@ void Engine::serve_host_sync(const exe::Program& p, uint32_t sync) {
     data = c.buffer.subspan((c.transfers % slices) * bytes, bytes);
   }
   ++c.transfers;
+  r.host_bytes += bytes;
   try {
     if (s.direction == exe::StreamDirection::kHostToDevice) {
       if (c.callback) c.callback(data);
@@ -122,7 +134,7 @@ void Engine::run_loop(const exe::Program& p, std::chrono::milliseconds timeout, 
     const uint32_t ev = dev_.wait_event(mask, std::max(std::chrono::milliseconds(1), std::min(left, options_.progress_interval)));
     if (ev & kEventError) throw EngineError("program '" + p.name + "': " + describe_error());
     if (ev & kEventHostSync) {
-      serve_host_sync(p, r.host_syncs++);
+      serve_host_sync(p, r);
       // Clear the event and ring the doorbell as one batch (one round trip to a remote device).
       RegOp release[] = {RegOp::write(arch::kDevRegEvents, kEventHostSync), RegOp::write(arch::kDevRegDoorbell, 1)};
       dev_.reg_batch(release);
@@ -157,7 +169,7 @@ void Engine::run(const std::string& name, std::chrono::milliseconds timeout) {
   // Every stream the program uses must be connected before the device is touched.
   for (uint32_t i : p->streams) {
     const std::string& s = exe_.streams.at(i).name;
-    if (!connections_.count(s))
+    if (!exe_.streams[i].from_device_memory() && !connections_.count(s))
       throw EngineError("run('" + p->name + "'): stream '" + s + "' is not connected (connect_stream)");
   }
   for (auto& [n, c] : connections_) c.transfers = 0;

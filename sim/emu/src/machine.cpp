@@ -44,6 +44,8 @@ void Machine::reset() {
   std::fill(std::begin(err_), std::end(err_), 0);
   error_detail_.clear();
   profile_.clear();
+  dram_pending_.clear();
+  dram_new_bytes_ = dram_ready_cycle_ = dram_wait_until_ = 0;
 }
 
 void Machine::load_firmware(const exe::ElfImage& firmware) {
@@ -118,7 +120,9 @@ void Machine::check_segment(const device::DmaSegment& s, size_t host_bytes) cons
   if ((s.addr | s.bytes) & 3) bad("not word aligned");
   const uint64_t off = uint64_t{s.addr} - arch::kSramBase;
   if (s.addr < arch::kSramBase || off + s.bytes > target_.sram_bytes) bad("outside tile SRAM");
-  if (s.host_offset + s.bytes > host_bytes) bad("runs past the end of the host buffer");
+  if (s.host_offset + s.bytes > host_bytes)
+    bad(state_ == device::kStateHostSync && host_bytes == dram_.size() ? "runs past what device memory holds"
+                                                                       : "runs past the end of the host buffer");
   if (state_ == device::kStateHostSync && s.addr < layout_.firmware_end)
     bad("writes firmware memory during a host sync");
 }
@@ -144,6 +148,30 @@ void Machine::dma_read(std::span<const device::DmaSegment> segments, std::span<s
   }
   for (const auto& s : segments)
     std::memcpy(host.data() + s.host_offset, tiles_[s.tile]->sram().data() + (s.addr - arch::kSramBase), s.bytes);
+}
+
+void Machine::dram_write(uint64_t offset, std::span<const std::byte> data) {
+  if (state_ != device::kStateReset) throw DeviceError("dram_write: only while the cores are held in reset");
+  const uint64_t size = uint64_t{target_.device_memory_mib} << 20;
+  if (offset > size || data.size() > size - offset)
+    throw DeviceError("dram_write: bytes " + std::to_string(offset) + ".." + std::to_string(offset + data.size()) +
+                      " outside the device memory (" + std::to_string(target_.device_memory_mib) + " MiB)");
+  if (dram_.size() < offset + data.size()) dram_.resize(offset + data.size());
+  std::memcpy(dram_.data() + offset, data.data(), data.size());
+}
+
+void Machine::dram_to_tiles(std::span<const device::DmaSegment> segments) {
+  if (state_ != device::kStateHostSync) throw DeviceError("dram_to_tiles: only while the tiles wait in a host sync");
+  for (const auto& s : segments) check_segment(s, dram_.size());  // all or nothing
+  for (const auto& s : segments) dram_new_bytes_ += s.bytes;
+  dram_pending_.insert(dram_pending_.end(), segments.begin(), segments.end());
+}
+
+uint64_t Machine::land_dram_reads() {
+  for (const auto& s : dram_pending_)
+    std::memcpy(tiles_[s.tile]->sram().data() + (s.addr - arch::kSramBase), dram_.data() + s.host_offset, s.bytes);
+  dram_pending_.clear();
+  return dram_ready_cycle_;
 }
 
 uint32_t Machine::wait_event(uint32_t mask, std::chrono::milliseconds timeout) {
@@ -226,6 +254,7 @@ bool Machine::try_resolve() {
   }
   if (running) return false;
   if (!arrived) {
+    land_dram_reads();
     state_ = device::kStateHalted;
     events_ |= device::kEventAllHalted;
     return false;
@@ -255,6 +284,7 @@ bool Machine::try_resolve() {
     }
   }
   if (kind == 1) {  // host sync: the host moves the data, then rings the doorbell
+    dram_wait_until_ = land_dram_reads();  // streams from device memory land by a host sync
     state_ = device::kStateHostSync;
     events_ |= device::kEventHostSync;
     return false;
@@ -287,15 +317,28 @@ void Machine::check_receive_counts() {
 void Machine::release(uint64_t exchange_cycles, uint64_t words, uint32_t kind) {
   uint64_t last_arrival = superstep_start_cycle_;
   for (auto& t : tiles_) last_arrival = std::max(last_arrival, t->sync().arrival_cycle);
+  // A host sync waits for the device memory reads landing at it.
+  const uint64_t dram_wait = kind == 1 && dram_wait_until_ > last_arrival ? dram_wait_until_ - last_arrival : 0;
+  exchange_cycles += dram_wait;
+  dram_wait_until_ = 0;
   uint32_t levels = 0;
   while ((1u << levels) < tiles_.size()) ++levels;
   const uint64_t sync_cycles = arch::kFabricLatency.sync_base + arch::kFabricLatency.sync_per_level * levels;
-  SuperstepProfile p{superstep_, kind, last_arrival - superstep_start_cycle_, exchange_cycles + sync_cycles, words, {}};
+  SuperstepProfile p{superstep_, kind, last_arrival - superstep_start_cycle_, exchange_cycles + sync_cycles, words,
+                     dram_wait, {}};
   p.tile_cycles.reserve(tiles_.size());
   for (auto& t : tiles_)
     p.tile_cycles.push_back(static_cast<uint32_t>(std::max(t->sync().arrival_cycle, superstep_start_cycle_) - superstep_start_cycle_));
   profile_.push_back(std::move(p));
   superstep_start_cycle_ = last_arrival + exchange_cycles + sync_cycles;
+  // Device memory reads started in this host sync: the host nodes carry one word a cycle
+  // each, after the memory's latency, one read after another.
+  if (dram_new_bytes_) {
+    const uint64_t words_per_cycle = std::max<uint32_t>(1, target_.host_nodes);
+    dram_ready_cycle_ = std::max(dram_ready_cycle_, superstep_start_cycle_) + arch::kFabricLatency.device_memory_latency +
+                        (dram_new_bytes_ / 4 + words_per_cycle - 1) / words_per_cycle;
+    dram_new_bytes_ = 0;
+  }
   ++superstep_;
   for (auto& t : tiles_) {
     SyncState& s = t->sync();

@@ -2,6 +2,7 @@
 // geometry (Conv2dAttrs). Lowered by the window planner (ops/window.h): images x output
 // channel blocks x output row blocks over the tiles, input windows with their halo copied.
 #include "op_def.h"
+#include "tessera/ops/streaming.h"
 #include "window_attrs.h"
 
 namespace tessera::opgraph {
@@ -85,9 +86,11 @@ void lower(LowerContext& c, const Op& op, graph::Program& body) {
   const bool constant = og.producer(w).kind == OpKind::kConstant;
   const ops::WindowPlan plan = c.plan_window(ops::WindowKind::kConv2d, geo, batch, name, constant, c.send_budget());
   ops::ConvWeights wts;
+  const bool stream = constant && c.streams_weights(op);  // spread, loaded from device memory right before
   if (!constant) wts.w = c.mapped(w);
-  else if (c.reserve_constant_bytes(double(ops::conv_weight_bytes_per_tile(geo, plan)))) wts.w_values = og.constant_data(w);
+  else if (!stream && c.reserve_constant_bytes(double(ops::conv_weight_bytes_per_tile(geo, plan)))) wts.w_values = og.constant_data(w);
   else wts.w = ops::spread_conv_weights(c.graph(), og.constant_data(w), geo, batch, plan, name), wts.w_blocked = true;
+  if (stream) ops::stream_in(c.graph(), body, wts.w, name + ".w");
   if (op.operands.size() > 2) {
     const Value b = op.operands[2];
     if (og.producer(b).kind == OpKind::kConstant) wts.b_values = og.constant_data(b);

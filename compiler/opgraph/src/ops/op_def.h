@@ -61,6 +61,9 @@ class LowerContext {
   // them unless a model's constant matmul weights fill most of the chip (lower.cpp, "weight
   // regions").
   virtual std::pair<uint32_t, uint32_t> window_tiles() { return {0, graph().target().tiles}; }
+  // Whether this op's constant weights stay in device memory and stream to its tiles when
+  // it runs (weight streaming, lower.cpp).
+  virtual bool streams_weights(const Op& op) { (void)op; return false; }
   // ops::plan_window over window_tiles(), within budget().
   ops::WindowPlan plan_window(ops::WindowKind kind, const ops::WindowGeometry& geo, uint32_t batch,
                               const std::string& name, bool split_inputs = false,

@@ -14,7 +14,7 @@
 
 namespace tessera::exe {
 
-inline constexpr uint32_t kFormatVersion = 2;  // 2: tensors' live ranges, programs' steps
+inline constexpr uint32_t kFormatVersion = 3;  // 2: live ranges, programs' steps; 3: device memory
 
 enum class DType : uint8_t { kF32 = 0, kI32 = 1, kU32 = 2, kU8 = 3 };
 uint32_t dtype_bytes(DType t);
@@ -51,7 +51,11 @@ struct Tensor {
   bool operator==(const Tensor&) const = default;
 };
 
-enum class StreamDirection : uint8_t { kHostToDevice = 0, kDeviceToHost = 1 };
+// kDeviceMemoryToDevice: the data comes from the device's own DRAM (Executable::device_memory,
+// loaded once), not from the host; it lands by the next host sync (docs/weight-streaming.md).
+enum class StreamDirection : uint8_t { kHostToDevice = 0, kDeviceToHost = 1, kDeviceMemoryToDevice = 2 };
+
+const char* direction_name(StreamDirection d);  // "host->device", ...
 
 // A host stream: the data of one HostSync, moved by one scatter/gather DMA.
 struct Stream {
@@ -61,7 +65,9 @@ struct Stream {
   DType dtype = DType::kF32;
   std::vector<uint32_t> shape;      // of one transfer
   std::vector<Interval> intervals;  // where each element goes on the device
+  uint64_t source_offset = 0;       // kDeviceMemoryToDevice: byte offset of element 0 in device_memory
   bool operator==(const Stream&) const = default;
+  bool from_device_memory() const { return direction == StreamDirection::kDeviceMemoryToDevice; }
 };
 
 // Bytes of one transfer of `s` (its shape's elements times its dtype's size).
@@ -116,6 +122,9 @@ struct Executable {
   std::vector<TileMemory> memory;  // one per tile
   uint32_t supersteps = 0;         // static estimate per run of the first program
   uint64_t exchange_bytes = 0;
+  // The device's DRAM image from address 0 (remote buffers: weights too big for the tiles),
+  // written once at load; streams kDeviceMemoryToDevice read it.
+  std::vector<uint8_t> device_memory;
   bool operator==(const Executable&) const = default;
 
   const Tensor* find_tensor(const std::string& name) const;

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -73,6 +74,8 @@ struct StreamData {
   std::string name;
   DType dtype = DType::kF32;
   std::vector<uint32_t> shape;
+  bool from_device_memory = false;  // add_device_memory_stream: its data is in device_memory()
+  uint64_t source_offset = 0;       // there, in bytes
 };
 
 class Graph {
@@ -115,6 +118,16 @@ class Graph {
 
   // ---- streams and programs
   Stream add_stream(std::string name, DType dtype, std::vector<uint32_t> shape);
+  // A stream whose data stays on the device: `words` (one transfer, in the order of the
+  // stored elements of the tensor a HostWrite writes) are added to the device memory image,
+  // loaded once into the device's DRAM; each HostWrite of it moves them to the tiles
+  // (docs/weight-streaming.md). Only for HostWrite.
+  Stream add_device_memory_stream(std::string name, DType dtype, std::vector<uint32_t> shape,
+                                  std::span<const uint32_t> words);
+  // The whole variable `t`'s initial value moved into device memory as such a stream (the
+  // variable then has none): a constant loaded by the program rather than before it.
+  Stream move_initial_value_to_device_memory(const Tensor& t, std::string name);
+  const std::vector<uint8_t>& device_memory() const { return device_memory_; }
   void add_program(std::string name, Program program);
 
   // ---- read access for the passes
@@ -138,6 +151,7 @@ class Graph {
   std::vector<ComputeSetData> compute_sets_;
   std::vector<VertexData> vertices_;
   std::vector<StreamData> streams_;
+  std::vector<uint8_t> device_memory_;
   // Shared by copies of the graph (a compile's working copy), copied on the next add: a
   // program tree may hold millions of steps.
   std::shared_ptr<std::vector<std::pair<std::string, Program>>> programs_ =

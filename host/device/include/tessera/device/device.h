@@ -99,6 +99,23 @@ class Device {
   virtual void dma_write(std::span<const DmaSegment> segments, std::span<const std::byte> host) = 0;
   virtual void dma_read(std::span<const DmaSegment> segments, std::span<std::byte> host) = 0;
 
+  // The device's own memory (DRAM; docs/weight-streaming.md): data that stays on the device,
+  // such as weights too big for the tiles, written once and streamed to the tiles by the
+  // program. dram_write: `data` to device memory at `offset`, while the cores are held in
+  // reset. dram_to_tiles, in a host sync: each segment's bytes from device memory at its
+  // host_offset to its tile; the move starts when the barrier is released and lands by the
+  // next host sync (it overlaps the supersteps between, whose tiles must not touch the
+  // destinations), and its words do not count towards RECV_EXPECT. A backend without
+  // device memory refuses both.
+  virtual void dram_write(uint64_t offset, std::span<const std::byte> data) {
+    (void)offset, (void)data;
+    throw DeviceError("dram_write: this device has no device memory (DRAM) for streamed weights");
+  }
+  virtual void dram_to_tiles(std::span<const DmaSegment> segments) {
+    (void)segments;
+    throw DeviceError("dram_to_tiles: this device has no device memory (DRAM) for streamed weights");
+  }
+
   // Blocks until an event in `mask` is pending (returns the pending events) or `timeout`
   // passes (returns 0). Events stay pending until written back to EVENTS.
   virtual uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) = 0;

@@ -47,6 +47,8 @@ struct RunReport {
   std::string program;
   uint32_t supersteps = 0;  // the device's SUPERSTEP at the end
   uint32_t host_syncs = 0;
+  uint64_t host_bytes = 0;           // moved between the host and the tiles, both ways
+  uint64_t device_memory_bytes = 0;  // moved from device memory to the tiles (streamed weights)
   double wall_seconds = 0;
   bool ok = false;              // false: the run ended in an error or a hang
   std::string error;            // the EngineError's text when !ok
@@ -132,7 +134,7 @@ class Engine {
   const exe::Tensor& tensor(const std::string& name, const char* what) const;
   void check_device();
   void point_headers_at(const exe::Program& p);
-  void serve_host_sync(const exe::Program& p, uint32_t sync);
+  void serve_host_sync(const exe::Program& p, RunReport& r);
   void run_loop(const exe::Program& p, std::chrono::milliseconds timeout, RunReport& r);
   std::string describe_error();
   std::string describe_not_arrived();

@@ -27,6 +27,7 @@ struct SuperstepProfile {
   uint64_t compute_cycles = 0;       // slowest tile, release to arrival
   uint64_t exchange_cycles = 0;      // modelled exchange and barrier time
   uint64_t exchange_words = 0;
+  uint64_t dram_wait_cycles = 0;     // of exchange_cycles: the barrier waiting for device memory
   std::vector<uint32_t> tile_cycles;  // each tile's compute cycles, release to arrival
 };
 
@@ -64,6 +65,8 @@ class Machine final : public device::Device {
   void write_reg(uint32_t offset, uint32_t value) override;
   void dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) override;
   void dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) override;
+  void dram_write(uint64_t offset, std::span<const std::byte> data) override;
+  void dram_to_tiles(std::span<const device::DmaSegment> segments) override;
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override;
   std::string error_detail() const override { return error_detail_; }
 
@@ -87,6 +90,9 @@ class Machine final : public device::Device {
   void fail_device(uint32_t tile, uint32_t code, uint32_t detail, std::string text);
   bool tile_halted(uint32_t t) const { return tiles_[t]->hart().halted(); }
   void check_segment(const device::DmaSegment& s, size_t host_bytes) const;
+  // Writes the device memory reads started so far into tile memory (at a host sync's
+  // barrier, or when every tile has halted); returns the cycle by which they have landed.
+  uint64_t land_dram_reads();
 
   MachineOptions options_;
   const arch::Target& target_;
@@ -103,6 +109,12 @@ class Machine final : public device::Device {
   uint32_t err_[6] = {};  // tile, superstep, cause, pc, tval, detail
   std::string error_detail_;
   std::vector<SuperstepProfile> profile_;
+  // Device memory: grown as written, up to the target's device_memory_mib; kept by reset.
+  std::vector<std::byte> dram_;
+  std::vector<device::DmaSegment> dram_pending_;  // started reads, landing at the next host sync
+  uint64_t dram_new_bytes_ = 0;    // of those, started in the host sync being served
+  uint64_t dram_ready_cycle_ = 0;  // when the started reads have all landed (cycle model)
+  uint64_t dram_wait_until_ = 0;   // the barrier being resolved waits for device memory until then
 };
 
 }  // namespace tessera::emu

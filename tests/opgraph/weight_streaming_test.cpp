@@ -1,0 +1,185 @@
+// Weight streaming (docs/weight-streaming.md): weights that stay in the device's DRAM and
+// stream to the tiles. What a read from device memory means (it lands by the next host
+// sync, not before), a model too big for `small`'s SRAM computing what the interpreter does
+// with only its input and output crossing to the host, and the device's refusals.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <span>
+
+#include "tessera/arch/tile_map.h"
+#include "tessera/emu/machine.h"
+#include "tessera/opgraph/eval.h"
+#include "tessera/opgraph/lower.h"
+#include "tessera/opgraph/opgraph.h"
+#include "tessera/passes/passes.h"
+#include "tessera/runtime/engine.h"
+
+namespace tessera {
+namespace {
+
+using opgraph::DType;
+using opgraph::OpGraph;
+using opgraph::Value;
+
+std::vector<float> seeded(size_t n, float scale, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-scale, scale);
+  std::vector<float> v(n);
+  for (float& x : v) x = u(rng);
+  return v;
+}
+
+passes::CompileOptions options() {
+  return passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
+}
+
+std::unique_ptr<emu::Machine> machine(const exe::Executable& e, emu::Mode mode) {
+  emu::MachineOptions mo;
+  mo.target = arch::find_target(e.target);
+  mo.mode = mode;
+  auto m = std::make_unique<emu::Machine>(mo);
+  m->load_firmware(exe::parse_elf(e.firmware, "firmware"));
+  return m;
+}
+
+// A read from device memory lands at the next host sync: a copy of its tensor made before
+// then sees the old contents (zeros), one made after sees the data. The compiler relies on
+// exactly this when it issues a chunk one product ahead.
+TEST(WeightStreaming, ReadFromDeviceMemoryLandsAtTheNextHostSync) {
+  const passes::CompileOptions co = options();
+  graph::Graph g(*arch::find_target("tiny"));
+  const std::vector<uint32_t> words = {0x3f800000, 0x40000000, 0x40400000, 0x40800000, 0x40a00000, 0x40c00000};
+  graph::Tensor t = g.add_variable(exe::DType::kF32, {6}, "t");
+  g.set_tile_mapping(t, 1);
+  graph::Tensor early = g.add_variable(exe::DType::kF32, {6}, "early"), late = g.add_variable(exe::DType::kF32, {6}, "late");
+  g.set_tile_mapping(early, 2);
+  g.set_tile_mapping(late, 3);
+  graph::Program p = graph::Sequence();
+  p.add(graph::HostWrite(g.add_device_memory_stream("w", exe::DType::kF32, {6}, words), t));
+  p.add(graph::Copy(t, early));  // before the next host sync: not landed yet
+  p.add(graph::HostRead(g.add_stream("early", exe::DType::kF32, {6}), early));  // lands here
+  p.add(graph::Copy(t, late));
+  p.add(graph::HostRead(g.add_stream("late", exe::DType::kF32, {6}), late));
+  g.add_program("main", std::move(p));
+  const exe::Executable e = passes::compile(g, co);
+  ASSERT_EQ(e.device_memory.size(), 24u);
+  ASSERT_TRUE(e.find_stream("w")->from_device_memory());
+
+  for (const emu::Mode mode : {emu::Mode::kIss, emu::Mode::kNative}) {
+    auto m = machine(e, mode);
+    runtime::Engine engine(*m, e);
+    engine.load();
+    std::vector<uint32_t> got_early(6, 7), got_late(6, 7);
+    engine.connect_stream("early", std::span(got_early));
+    engine.connect_stream("late", std::span(got_late));
+    engine.run("main", std::chrono::seconds(30));
+    EXPECT_EQ(got_early, std::vector<uint32_t>(6, 0)) << "the copy before the next host sync saw the data";
+    EXPECT_EQ(got_late, words);
+    const runtime::RunReport& r = engine.reports().back();
+    EXPECT_EQ(r.device_memory_bytes, 24u);
+    EXPECT_EQ(r.host_bytes, 48u) << "the weights crossed to the host";
+  }
+}
+
+// A conv and a classifier whose 2 MB of weights cannot have tiles of their own on `small`
+// (16 tiles of 128 KB; 1.7 MB above the firmware): the weights stream from device memory,
+// the classifier's in chunks (several, double-buffered), the conv's before it. Compared with
+// the interpreter on both emulator modes, over two batches; the cycle model waits for device
+// memory at some host syncs and overlaps it elsewhere.
+TEST(WeightStreaming, ModelBiggerThanTheTilesMatchesTheInterpreter) {
+  const uint32_t seed = 20261204;
+  std::printf("seed %u\n", seed);
+  std::mt19937 rng(seed);
+  OpGraph og;
+  const Value x = og.input("x", DType::kF32, {1, 4, 16, 16});
+  const Value w = og.constant("conv.w", {8, 4, 3, 3}, seeded(8 * 4 * 9, 0.3f, rng));
+  const Value b = og.constant("conv.b", {8}, seeded(8, 0.1f, rng));
+  const Value c = og.relu(og.conv2d(x, w, b, {2, 2, 1, 1, 1, 1, 1, 1, 1}, "conv"), "relu");  // [1, 8, 8, 8]
+  const Value flat = og.reshape(c, {1, 512}, "flat");
+  const Value fw = og.constant("fc.w", {512, 1024}, seeded(512 * 1024, 0.05f, rng));  // 2 MB
+  const Value fb = og.constant("fc.b", {1024}, seeded(1024, 0.1f, rng));
+  og.output("y", og.add_bias(og.matmul(flat, fw, "fc"), fb, "fc"));
+
+  const passes::CompileOptions co = options();
+  graph::Graph g(*arch::find_target("small"));
+  opgraph::LowerOptions lo;
+  lo.firmware_bytes = co.layout.firmware_end - arch::kSramBase;
+  lo.batches = 2;
+  std::string notes;
+  lo.note = [&](const std::string& s) { notes += s + "\n"; };
+  opgraph::lower(og, g, lo);
+  EXPECT_NE(notes.find("weight streaming"), std::string::npos) << notes;
+  const exe::Executable e = passes::compile(g, co);  // throws if a tile does not fit
+  uint32_t chunks = 0;
+  for (const exe::Stream& s : e.streams) chunks += s.name.find("fc.matmul.chunk") == 0 && s.name.find('#') == std::string::npos;
+  EXPECT_GE(chunks, 3u) << "the classifier in chunks";
+  EXPECT_GE(e.device_memory.size(), 4u * (512 * 1024 + 8 * 4 * 9));
+
+  std::vector<float> in = seeded(2 * 4 * 16 * 16, 1.0f, rng);
+  std::vector<float> ref;
+  for (uint32_t i = 0; i < 2; ++i) {
+    const std::vector<float> one(in.begin() + i * 1024, in.begin() + (i + 1) * 1024);
+    const std::vector<opgraph::Words> want = opgraph::evaluate(og, {{"x", opgraph::to_words(one)}});
+    for (const opgraph::Op& op : og.ops())
+      if (op.kind == opgraph::OpKind::kOutput) {
+        const std::vector<float> y = opgraph::to_floats(want.at(op.operands[0].id));
+        ref.insert(ref.end(), y.begin(), y.end());
+      }
+  }
+  ASSERT_EQ(ref.size(), 2048u);
+
+  for (const emu::Mode mode : {emu::Mode::kNative, emu::Mode::kIss}) {
+    auto m = machine(e, mode);
+    runtime::Engine engine(*m, e);
+    engine.load();
+    std::vector<float> y(2048);
+    engine.connect_stream("x", std::span(in));
+    engine.connect_stream("y", std::span(y));
+    engine.run("infer", std::chrono::minutes(5));
+    size_t bad = 0;
+    for (size_t i = 0; i < y.size(); ++i)
+      if (!(std::fabs(y[i] - ref[i]) <= 1e-5f * (1 + std::fabs(ref[i]))) && ++bad <= 3)
+        ADD_FAILURE() << "y[" << i << "] " << y[i] << ", the interpreter " << ref[i];
+    EXPECT_EQ(bad, 0u);
+    const runtime::RunReport& r = engine.reports().back();
+    EXPECT_EQ(r.host_bytes, 4u * (2 * 1024 + 2 * 1024)) << "only the images and the outputs cross to the host";
+    EXPECT_GE(r.device_memory_bytes, 2u * 4 * 512 * 1024) << "every batch streams the weights again";
+    if (mode == emu::Mode::kIss) {
+      uint64_t waits = 0, host = 0;
+      for (const emu::SuperstepProfile& s : m->profile()) {
+        waits += s.dram_wait_cycles > 0;
+        host += s.kind == 1;
+      }
+      std::printf("%llu of %llu host syncs waited for device memory\n", static_cast<unsigned long long>(waits),
+                  static_cast<unsigned long long>(host));
+      EXPECT_GT(waits, 0u);
+      EXPECT_LT(waits, host) << "no read overlapped any compute";
+    }
+  }
+}
+
+// The device's refusals: device memory written only in reset and within the target's size,
+// read to the tiles only in a host sync and from bytes it holds; the machine stays usable.
+TEST(WeightStreaming, DeviceRefusesMisuse) {
+  emu::MachineOptions mo;
+  mo.target = arch::find_target("tiny");
+  emu::Machine m(mo);
+  const std::byte four[4] = {};
+  EXPECT_NO_THROW(m.dram_write(0, four));
+  EXPECT_THROW(m.dram_write((uint64_t{mo.target->device_memory_mib} << 20) - 2, four), device::DeviceError);
+  const device::DmaSegment seg{0, arch::kSramBase + 0x4000, 4, 0};
+  try {
+    m.dram_to_tiles(std::span(&seg, 1));
+    ADD_FAILURE() << "dram_to_tiles outside a host sync";
+  } catch (const device::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("only while the tiles wait in a host sync"), std::string::npos) << e.what();
+  }
+  device::Device& base = m;
+  EXPECT_NO_THROW(base.dram_write(4, four));
+}
+
+}  // namespace
+}  // namespace tessera
