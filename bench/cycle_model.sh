@@ -5,12 +5,13 @@
 # report read by bench/cycle_model_report.py: cycles, images/s at the target's clock, and the
 # FPU utilisation of the compute phases (the ONNX model's multiply-accumulates over one FMA
 # per tile per cycle).
-#   bench/cycle_model.sh [BUILD_DIR]   (CASES: default "alexnet:ipu-mk2:1 alexnet:ipu-gc2:1 resnet18:ipu-mk2:1
-#   resnet18:ipu-gc2:1"; AlexNet takes about 1.5 minutes and 2 GB, ResNet-18 about 3)
+#   bench/cycle_model.sh [BUILD_DIR]   (CASES: default "alexnet:ipu-mk2:1 alexnet:ipu-gc2:1
+#   alexnet:alveo-u250:1 resnet18:ipu-mk2:1 resnet18:ipu-gc2:1"; AlexNet
+#   takes about 1.5 minutes and 2 GB, ResNet-18 about 3; on alveo-u250 the weights stream)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-${BUILD_DIR:-build}}
-cases=${CASES:-alexnet:ipu-mk2:1 alexnet:ipu-gc2:1 resnet18:ipu-mk2:1 resnet18:ipu-gc2:1}
+cases=${CASES:-alexnet:ipu-mk2:1 alexnet:ipu-gc2:1 alexnet:alveo-u250:1 resnet18:ipu-mk2:1 resnet18:ipu-gc2:1}
 tessera="$build/host/cli/tessera" me=cycle_model.sh
 [ -x "$tessera" ] || { echo "$me: no $tessera (build first)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/tessera-cycle-model.XXXXXX")

@@ -54,6 +54,10 @@ def main():
           (f"{total:,}", 100.0 * compute / total, 100.0 * exchange / total, len(steps)))
     print("  at %.0f MHz: %.3f ms a batch of %d, %.1f images/s" % (clock / 1e6, 1e3 * total / clock, batch,
                                                                   batch * clock / total))
+    wait = sum(s.get("dram_wait_cycles", 0) for s in steps)
+    if run.get("device_memory_bytes"):
+        print("  %s bytes streamed from device memory; host syncs waited %s cycles for it (%.1f%%)" %
+              (f"{run['device_memory_bytes']:,}", f"{wait:,}", 100.0 * wait / total))
     print("  %s multiply-accumulates: FPU utilisation %.2f%% of the compute phases (%d tiles, one FMA a cycle each), "
           "%.2f%% of all cycles" % (f"{mac:,}", 100.0 * mac / (tiles * compute), tiles, 100.0 * mac / (tiles * total)))
 

@@ -37,7 +37,8 @@ void build(const Executable& e, Use&& use) {
   size_t blob_size = 0;
   for (const Segment& s : e.segments) blob_size += s.bytes.size();
   if (blob_size + e.firmware.size() + e.device_memory.size() >= FLATBUFFERS_MAX_BUFFER_SIZE / 2)
-    throw ExeError("executable too large for one .tsx file (" + std::to_string(blob_size) + " bytes of segments)");
+    throw ExeError("executable too large for one .tsx file (" + std::to_string(blob_size) + " bytes of segments, " +
+                   std::to_string(e.device_memory.size()) + " of device memory)");
 
   fbs::FlatBufferBuilder b(1024 + blob_size + e.firmware.size() + e.device_memory.size());  // room for all: it never grows
   b.ForceDefaults(true);

@@ -99,12 +99,12 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   o.liveness = !c.no_liveness;
   o.progress = [](const std::string& line) { note("  " + line); };
   // A lower bound: the weights (constants) and one transfer of the inputs, before lowering;
-  // on a target with device memory, without the matmuls' constant weights, which may stream
-  // from there (docs/weight-streaming.md).
+  // on a target with device memory, without the matmuls' and convs' constant weights, which
+  // may stream from there (docs/weight-streaming.md).
   std::set<uint32_t> streamable;
   if (target->device_memory_mib > 0)
     for (const opgraph::Op& op : m.graph.ops())
-      if (op.kind == opgraph::OpKind::kMatMul) streamable.insert(op.operands[1].id);
+      if (op.kind == opgraph::OpKind::kMatMul || op.kind == opgraph::OpKind::kConv2d) streamable.insert(op.operands[1].id);
   uint64_t weights = 0, inputs = 0, streamed = 0;
   for (const opgraph::Op& op : m.graph.ops()) {
     if (op.kind != opgraph::OpKind::kConstant && op.kind != opgraph::OpKind::kInput) continue;
@@ -114,7 +114,8 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   }
   check_fits({c.model, weights + inputs,
               std::to_string(weights) + " bytes of weights, " + std::to_string(inputs) + " of one transfer of the inputs" +
-                  (streamed ? ", besides " + std::to_string(streamed) + " of matmul weights that may stream from device memory"
+                  (streamed ? "; not counted: " + std::to_string(streamed) +
+                                  " of matmul and conv weights, which may stream from device memory"
                             : std::string())},
              c.target, target->tiles, target->sram_bytes, o.layout.firmware_end - arch::kSramBase);
   // Lowered with the given memory proportion, or 0.5 and, while the model does not fit,

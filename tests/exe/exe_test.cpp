@@ -297,10 +297,15 @@ TEST(ExeErrors, DeviceMemory) {
   Executable e = synthetic();
   EXPECT_EQ(deserialize(serialize(e), "model.tsx").find_stream("weights")->source_offset, 64u);
   e.streams[2].source_offset = 84;
-  EXPECT_EQ(error_of(e), "model.tsx: stream 'weights': bytes 84..100 of device memory (96 bytes) are not aligned or "
-                         "not all there");
+  EXPECT_EQ(error_of(e), "model.tsx: stream 'weights': 16 bytes at offset 84 of device memory (96 bytes) are not "
+                         "aligned or not all there");
   e.streams[2].source_offset = 62;
-  EXPECT_THAT(error_of(e), HasSubstr("bytes 62..78 of device memory (96 bytes) are not aligned"));
+  EXPECT_THAT(error_of(e), HasSubstr("16 bytes at offset 62 of device memory (96 bytes) are not aligned"));
+  e.streams[2].source_offset = ~uint64_t{0} - 3;  // no wrap-around
+  EXPECT_THAT(error_of(e), HasSubstr("16 bytes at offset 18446744073709551612 of device memory"));
+  e = synthetic();
+  e.streams[0].source_offset = 8;
+  EXPECT_EQ(error_of(e), "model.tsx: stream 'input': source offset 8 on a stream from or to the host");
   e = synthetic();
   e.device_memory.resize((uint64_t{arch::find_target("small")->device_memory_mib} << 20) + 4);
   EXPECT_THAT(error_of(e), HasSubstr("model.tsx: device memory: 268435460 bytes, target 'small' has 256 MiB"));

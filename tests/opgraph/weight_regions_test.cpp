@@ -20,6 +20,7 @@
 #include "tessera/opgraph/opgraph.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/seeded.h"
 
 namespace tessera {
 namespace {
@@ -27,13 +28,7 @@ namespace {
 using opgraph::DType;
 using opgraph::OpGraph;
 using opgraph::Value;
-
-std::vector<float> seeded(size_t n, float scale, std::mt19937& rng) {
-  std::uniform_real_distribution<float> u(-scale, scale);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
+using testutil::seeded;
 
 // The tiles holding parts of the graph's variables whose name starts with `prefix`.
 std::set<uint32_t> tiles_of(const graph::Graph& g, const std::string& prefix) {

@@ -17,6 +17,7 @@
 #include "tessera/opgraph/opgraph.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/seeded.h"
 
 namespace tessera {
 namespace {
@@ -24,13 +25,7 @@ namespace {
 using opgraph::DType;
 using opgraph::OpGraph;
 using opgraph::Value;
-
-std::vector<float> seeded(size_t n, float scale, std::mt19937& rng) {
-  std::uniform_real_distribution<float> u(-scale, scale);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
+using testutil::seeded;
 
 passes::CompileOptions options() {
   return passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
@@ -82,6 +77,35 @@ TEST(WeightStreaming, ReadFromDeviceMemoryLandsAtTheNextHostSync) {
     EXPECT_EQ(r.device_memory_bytes, 24u);
     EXPECT_EQ(r.host_bytes, 48u) << "the weights crossed to the host";
   }
+}
+
+// The memory plan keeps a device memory read's destination until it lands: a tensor born
+// after the read's host sync must not take those bytes, or the landing overwrites it (here
+// the copy of the host's data, read back at the host sync where the read lands).
+TEST(WeightStreaming, DestinationKeepsItsBytesUntilTheReadLands) {
+  const passes::CompileOptions co = options();
+  graph::Graph g(*arch::find_target("tiny"));
+  const std::vector<uint32_t> junk(6, 0xDEADBEEF);
+  graph::Tensor a = g.add_variable(exe::DType::kU32, {6}, "a"), f = g.add_variable(exe::DType::kU32, {6}, "f"),
+                u = g.add_variable(exe::DType::kU32, {6}, "u");
+  g.set_tile_mapping(a, 1);
+  g.set_tile_mapping(f, 0);
+  g.set_tile_mapping(u, 0);
+  graph::Program p = graph::Sequence();
+  p.add(graph::HostWrite(g.add_stream("in", exe::DType::kU32, {6}), a));
+  p.add(graph::HostWrite(g.add_device_memory_stream("f", exe::DType::kU32, {6}, junk), f));  // never read
+  p.add(graph::Copy(a, u));
+  p.add(graph::HostRead(g.add_stream("out", exe::DType::kU32, {6}), u));  // f lands here
+  g.add_program("main", std::move(p));
+  const exe::Executable e = passes::compile(g, co);
+  auto m = machine(e, emu::Mode::kNative);
+  runtime::Engine engine(*m, e);
+  engine.load();
+  std::vector<uint32_t> in = {1, 2, 3, 4, 5, 6}, out(6);
+  engine.connect_stream("in", std::span(in));
+  engine.connect_stream("out", std::span(out));
+  engine.run("main", std::chrono::seconds(30));
+  EXPECT_EQ(out, in) << "the landing read overwrote a tensor placed in its destination's bytes";
 }
 
 // A conv and a classifier whose 2 MB of weights cannot have tiles of their own on `small`

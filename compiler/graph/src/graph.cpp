@@ -215,15 +215,16 @@ Stream Graph::add_device_memory_stream(std::string name, DType dtype, std::vecto
   if (words.size() != element_count(shape) || exe::dtype_bytes(dtype) != 4)
     throw GraphError("device memory stream '" + name + "': " + std::to_string(words.size()) + " words for " +
                      shape_string(shape) + " " + exe::dtype_name(dtype));
-  const Stream s = add_stream(std::move(name), dtype, std::move(shape));
-  const uint64_t at = (device_memory_.size() + 63) / 64 * 64;  // each stream's data 64-byte aligned
-  const uint64_t limit = uint64_t{target_->device_memory_mib} << 20;
+  const uint64_t at = (device_memory_->size() + 63) / 64 * 64;  // each stream's data 64-byte aligned
+  const uint64_t limit = std::min(uint64_t{target_->device_memory_mib} << 20, exe::kMaxDeviceMemoryBytes);
   if (at + words.size_bytes() > limit)
-    throw GraphError("device memory stream '" + streams_.back().name + "': " + std::to_string(at + words.size_bytes()) +
-                     " bytes of device memory, target '" + std::string(target_->name) + "' has " +
-                     std::to_string(target_->device_memory_mib) + " MiB");
-  device_memory_.resize(at + words.size_bytes());
-  std::memcpy(device_memory_.data() + at, words.data(), words.size_bytes());
+    throw GraphError("device memory stream '" + name + "': " + std::to_string(at + words.size_bytes()) +
+                     " bytes of device memory, more than the " + std::to_string(limit) + " that target '" +
+                     std::string(target_->name) + "' and one executable file hold");
+  const Stream s = add_stream(std::move(name), dtype, std::move(shape));
+  if (device_memory_.use_count() > 1) device_memory_ = std::make_shared<std::vector<uint8_t>>(*device_memory_);
+  device_memory_->resize(at + words.size_bytes());
+  std::memcpy(device_memory_->data() + at, words.data(), words.size_bytes());
   streams_.back().from_device_memory = true;
   streams_.back().source_offset = at;
   return s;

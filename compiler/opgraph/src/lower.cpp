@@ -291,7 +291,8 @@ class Lowering : public detail::LowerContext {
   // Weight streaming (docs/weight-streaming.md): when the baked matmul weights cannot have
   // regions of their own, the biggest stay in the device's DRAM and stream to the tiles in
   // chunks, until the rest take at most kResident of what the firmware leaves on all tiles.
-  // A chunk takes at most kChunk of a tile, and two are in flight.
+  // A chunk takes at most kChunk of a tile, and two are in flight. Every conv with constant
+  // weights then loads them from device memory right before it, too.
   void plan_streaming(std::vector<std::pair<size_t, double>> baked, double total,
                       const std::function<void(const std::string&)>& note) {
     if (g_.target().device_memory_mib == 0) return;  // the memory planner will say what does not fit

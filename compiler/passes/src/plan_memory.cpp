@@ -22,7 +22,8 @@
 // tensors); used both in a Repeat's body and outside it, it lives for the whole Repeat
 // (the body runs again); used only inside the body, for its steps there (it is written
 // before it is read in each iteration, else it is persistent); used in an If, for the
-// whole If. Persistent intervals live for the whole run: those
+// whole If. A device memory stream's destination (docs/weight-streaming.md) lives at least
+// until the next host sync, where its data lands. Persistent intervals live for the whole run: those
 // with an initial value, read before written (a write inside an If does not count), used
 // by more than one program or by none (the host may read or write them), and the hidden
 // condition copies. Usage reports the peak of the bytes live at once, not their sum. A tile that does not fit gets an
@@ -86,6 +87,7 @@ class Liveness {
       const uint32_t first = step_;
       const std::vector<uint32_t>& w = l.programs[p].words;
       walk(w, 0, w.size());
+      land(step_ - 1);  // reads from device memory still in flight land when the tiles halt
       program_steps_.emplace_back(first, step_ - first);
     }
     for (uint32_t v = 0; v < vars.size(); ++v)
@@ -128,6 +130,12 @@ class Liveness {
   }
 
  private:
+  // The device memory reads in flight land at step s: their destinations live until then.
+  void land(uint32_t s) {
+    for (const Region& r : landing_) access(r, s, true);
+    landing_.clear();
+  }
+
   // Words [at, end) of a program, numbering the steps as it goes.
   void walk(const std::vector<uint32_t>& w, size_t at, size_t end) {
     while (at < end) {
@@ -145,7 +153,10 @@ class Liveness {
         case arch::kCtlHostSync: {
           const Lowered::HostSync& h = l_.host_syncs[w[at + 1]];
           steps_.push_back(kHostStep);
+          land(step_);
           access(h.tensor, step_++, h.direction != exe::StreamDirection::kDeviceToHost);
+          // A read from device memory lands by the next host sync: its bytes are taken until then.
+          if (h.direction == exe::StreamDirection::kDeviceMemoryToDevice) landing_.push_back(h.tensor);
           at += 2;
           break;
         }
@@ -287,6 +298,7 @@ class Liveness {
   std::vector<uint32_t> steps_;  // per step: its compute set, or kExchangeStep / kHostStep
   std::vector<std::pair<uint32_t, uint32_t>> program_steps_;
   uint32_t step_ = 0, program_ = 0;
+  std::vector<Region> landing_;  // destinations of device memory reads not landed yet
 };
 
 // A variable's intervals on one tile with one live range, placed together.

@@ -118,7 +118,8 @@ std::function<std::vector<runtime::SuperstepCycles>()> profile_source(device::De
     const emu::Machine* m = emu->machine();
     if (!m || m->mode() != emu::Mode::kIss) return out;
     for (const emu::SuperstepProfile& p : m->profile())
-      out.push_back({p.superstep, p.kind, p.compute_cycles, p.exchange_cycles, p.exchange_words, p.tile_cycles});
+      out.push_back({p.superstep, p.kind, p.compute_cycles, p.exchange_cycles, p.exchange_words, p.tile_cycles,
+                     p.dram_wait_cycles});
     return out;
   };
 }

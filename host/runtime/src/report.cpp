@@ -45,7 +45,9 @@ std::string Engine::report_json() const {
         const SuperstepCycles& s = r.profile[k];
         o << (k ? "," : "") << "\n       {\"superstep\": " << s.superstep << ", \"kind\": \""
           << (s.kind == 1 ? "host_sync" : "exchange") << "\", \"compute_cycles\": " << s.compute_cycles
-          << ", \"exchange_cycles\": " << s.exchange_cycles << ", \"exchange_words\": " << s.exchange_words << "}";
+          << ", \"exchange_cycles\": " << s.exchange_cycles << ", \"exchange_words\": " << s.exchange_words;
+        if (s.dram_wait_cycles) o << ", \"dram_wait_cycles\": " << s.dram_wait_cycles;
+        o << "}";
       }
       o << "]";
     }

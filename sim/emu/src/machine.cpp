@@ -111,7 +111,7 @@ void Machine::write_reg(uint32_t offset, uint32_t value) {
   }
 }
 
-void Machine::check_segment(const device::DmaSegment& s, size_t host_bytes) const {
+void Machine::check_segment(const device::DmaSegment& s, size_t host_bytes, const char* source) const {
   auto bad = [&](const std::string& why) {
     throw DeviceError("DMA segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " +
                       std::to_string(s.bytes) + " bytes): " + why);
@@ -120,9 +120,7 @@ void Machine::check_segment(const device::DmaSegment& s, size_t host_bytes) cons
   if ((s.addr | s.bytes) & 3) bad("not word aligned");
   const uint64_t off = uint64_t{s.addr} - arch::kSramBase;
   if (s.addr < arch::kSramBase || off + s.bytes > target_.sram_bytes) bad("outside tile SRAM");
-  if (s.host_offset + s.bytes > host_bytes)
-    bad(state_ == device::kStateHostSync && host_bytes == dram_.size() ? "runs past what device memory holds"
-                                                                       : "runs past the end of the host buffer");
+  if (s.host_offset + s.bytes > host_bytes) bad(std::string("runs past the end of the ") + source);
   if (state_ == device::kStateHostSync && s.addr < layout_.firmware_end)
     bad("writes firmware memory during a host sync");
 }
@@ -130,7 +128,7 @@ void Machine::check_segment(const device::DmaSegment& s, size_t host_bytes) cons
 void Machine::dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) {
   if (state_ != device::kStateReset && state_ != device::kStateHostSync)
     throw DeviceError("dma_write: only while the cores are held in reset or wait in a host sync");
-  for (const auto& s : segments) check_segment(s, host.size());  // all or nothing
+  for (const auto& s : segments) check_segment(s, host.size(), "host buffer");  // all or nothing
   for (const auto& s : segments) {
     Tile& t = *tiles_[s.tile];
     std::memcpy(t.sram().data() + (s.addr - arch::kSramBase), host.data() + s.host_offset, s.bytes);
@@ -162,11 +160,13 @@ void Machine::dram_write(uint64_t offset, std::span<const std::byte> data) {
 
 void Machine::dram_to_tiles(std::span<const device::DmaSegment> segments) {
   if (state_ != device::kStateHostSync) throw DeviceError("dram_to_tiles: only while the tiles wait in a host sync");
-  for (const auto& s : segments) check_segment(s, dram_.size());  // all or nothing
+  for (const auto& s : segments) check_segment(s, dram_.size(), "device memory written");  // all or nothing
   for (const auto& s : segments) dram_new_bytes_ += s.bytes;
   dram_pending_.insert(dram_pending_.end(), segments.begin(), segments.end());
 }
 
+// Reads still in flight when every tile halts land then, uncharged (the compiler follows each
+// read with a host sync, so none is left in a finished program).
 uint64_t Machine::land_dram_reads() {
   for (const auto& s : dram_pending_)
     std::memcpy(tiles_[s.tile]->sram().data() + (s.addr - arch::kSramBase), dram_.data() + s.host_offset, s.bytes);

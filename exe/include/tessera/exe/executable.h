@@ -132,6 +132,10 @@ struct Executable {
   const Stream* find_stream(const std::string& name) const;
 };
 
+// What one .tsx file holds of device memory (FlatBuffers offsets are 32-bit: the whole file
+// stays under 2 GiB, and the writer keeps segments, firmware and device memory under 1 GiB).
+inline constexpr uint64_t kMaxDeviceMemoryBytes = uint64_t{1} << 30;
+
 // 32-bit FNV-1a, the hash used for firmware and section checksums. Chainable: pass the
 // previous result as `h` to hash several pieces as one.
 uint32_t fnv1a(const uint8_t* data, size_t size, uint32_t h = 2166136261u);

@@ -121,13 +121,14 @@ class Graph {
   // A stream whose data stays on the device: `words` (one transfer, in the order of the
   // stored elements of the tensor a HostWrite writes) are added to the device memory image,
   // loaded once into the device's DRAM; each HostWrite of it moves them to the tiles
-  // (docs/weight-streaming.md). Only for HostWrite.
+  // (docs/weight-streaming.md). Only for HostWrite. At most the target's device memory and
+  // exe::kMaxDeviceMemoryBytes (what one executable file holds).
   Stream add_device_memory_stream(std::string name, DType dtype, std::vector<uint32_t> shape,
                                   std::span<const uint32_t> words);
   // The whole variable `t`'s initial value moved into device memory as such a stream (the
   // variable then has none): a constant loaded by the program rather than before it.
   Stream move_initial_value_to_device_memory(const Tensor& t, std::string name);
-  const std::vector<uint8_t>& device_memory() const { return device_memory_; }
+  const std::vector<uint8_t>& device_memory() const { return *device_memory_; }
   void add_program(std::string name, Program program);
 
   // ---- read access for the passes
@@ -151,7 +152,8 @@ class Graph {
   std::vector<ComputeSetData> compute_sets_;
   std::vector<VertexData> vertices_;
   std::vector<StreamData> streams_;
-  std::vector<uint8_t> device_memory_;
+  // Shared by copies of the graph, copied on the next add (hundreds of MB for a big model).
+  std::shared_ptr<std::vector<uint8_t>> device_memory_ = std::make_shared<std::vector<uint8_t>>();
   // Shared by copies of the graph (a compile's working copy), copied on the next add: a
   // program tree may hold millions of steps.
   std::shared_ptr<std::vector<std::pair<std::string, Program>>> programs_ =

@@ -40,6 +40,7 @@ struct SuperstepCycles {
   uint64_t exchange_cycles = 0;
   uint64_t exchange_words = 0;
   std::vector<uint32_t> tile_cycles;  // each tile's compute cycles (empty if the device has none)
+  uint64_t dram_wait_cycles = 0;      // of exchange_cycles: a host sync waiting for device memory reads
 };
 
 // What one run() did.

@@ -89,7 +89,8 @@ class Machine final : public device::Device {
   void fail(uint32_t tile, uint32_t cause, uint32_t pc, uint32_t tval, uint32_t detail, std::string text);
   void fail_device(uint32_t tile, uint32_t code, uint32_t detail, std::string text);
   bool tile_halted(uint32_t t) const { return tiles_[t]->hart().halted(); }
-  void check_segment(const device::DmaSegment& s, size_t host_bytes) const;
+  // `source`: what host_offset indexes (the host buffer, device memory), for the message.
+  void check_segment(const device::DmaSegment& s, size_t host_bytes, const char* source) const;
   // Writes the device memory reads started so far into tile memory (at a host sync's
   // barrier, or when every tile has halted); returns the cycle by which they have landed.
   uint64_t land_dram_reads();
