@@ -66,10 +66,17 @@ void print_memory(const std::vector<exe::TileMemory>& memory);
 exe::Executable compile_and_write(graph::Graph&& g, const passes::CompileOptions& o, const std::string& output);
 
 // compile_and_write of the graph `lower(p)` builds with memory proportion p (opgraph::
-// LowerOptions::memory_proportion): with `fixed` (the user's --memory-proportion) once;
-// else from 0.5, halving it while the graph does not fit, down to 1/16, saying so each time.
-exe::Executable compile_with_proportions(double fixed, bool is_fixed, const passes::CompileOptions& o,
+// LowerOptions::memory_proportion): from `first`, once if `is_fixed` (the user's
+// --memory-proportion), else halving it while the graph does not fit, down to 1/16, saying so
+// each time.
+exe::Executable compile_with_proportions(double first, bool is_fixed, const passes::CompileOptions& o,
                                          const std::string& output, const std::function<graph::Graph(double)>& lower);
+// The memory proportion to lower a training graph with first: 0.5, or 0.25 when its
+// persistent bytes (weights, velocities and gradients) take more than half of
+// what the firmware leaves on the target's tiles, where half a tile for one op's temporaries
+// cannot fit (AlexNet's training step on ipu-mk2: 81%): the compile then skips a lowering
+// that would fail.
+double first_proportion(uint64_t persistent_bytes, const arch::Target& target, uint32_t firmware_bytes);
 // "0.25": a memory proportion as the user would write it.
 std::string proportion(double p);
 // The op kinds of --recompute (max_pool2d, avg_pool2d, lrn); throws naming one it does not take.

@@ -44,10 +44,15 @@ void check_memory_proportion(const CompileArgs& c, const CLI::App& cmd) {
     throw std::runtime_error("--memory-proportion " + proportion(c.memory_proportion) + ": must be in (0, 1]");
 }
 
-exe::Executable compile_with_proportions(double fixed, bool is_fixed, const passes::CompileOptions& o,
+double first_proportion(uint64_t persistent_bytes, const arch::Target& target, uint32_t firmware_bytes) {
+  const double available = double(target.tiles) * (target.sram_bytes > firmware_bytes ? target.sram_bytes - firmware_bytes : 0);
+  return persistent_bytes > 0.5 * available ? 0.25 : 0.5;
+}
+
+exe::Executable compile_with_proportions(double first, bool is_fixed, const passes::CompileOptions& o,
                                          const std::string& output, const std::function<graph::Graph(double)>& lower) {
   std::exception_ptr last;  // the last proportion's error: reported if a smaller one cannot even be lowered
-  for (double p = is_fixed ? fixed : 0.5;; p /= 2) {
+  for (double p = first;; p /= 2) {
     std::optional<graph::Graph> g;
     try {
       g.emplace(lower(p));
@@ -119,8 +124,10 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
                             : std::string())},
              c.target, target->tiles, target->sram_bytes, o.layout.firmware_end - arch::kSramBase);
   // Lowered with the given memory proportion, or 0.5 and, while the model does not fit,
-  // again with half of it (finer splits), down to 1/16.
-  compile_with_proportions(c.memory_proportion, cmd.count("--memory-proportion") > 0, o, c.output, [&](double p) {
+  // again with half of it (finer splits), down to 1/16 (big constant weights are placed
+  // apart, in weight regions, or streamed: they need no smaller first proportion).
+  const bool fixed = cmd.count("--memory-proportion") > 0;
+  compile_with_proportions(fixed ? c.memory_proportion : 0.5, fixed, o, c.output, [&](double p) {
     graph::Graph g(*target);
     opgraph::LowerOptions lo;
     lo.batches = batches;

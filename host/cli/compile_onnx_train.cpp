@@ -54,7 +54,17 @@ int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CL
   o.progress = [](const std::string& line) { note("  " + line); };
   o.liveness = !c.no_liveness;
   cfg.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
-  compile_with_proportions(c.memory_proportion, cmd.count("--memory-proportion") > 0, o, c.output, [&](double p) {
+  // Persistent: each weight, its velocity and (a big model's, until its update) gradient.
+  uint64_t weights = 0;
+  for (const opgraph::Op& op : m.graph.ops())
+    if (op.kind == opgraph::OpKind::kConstant) {
+      uint64_t n = 4;
+      for (uint32_t d : m.graph.info(op.result).shape) n *= d;
+      weights += n;
+    }
+  const bool fixed = cmd.count("--memory-proportion") > 0;
+  compile_with_proportions(fixed ? c.memory_proportion : first_proportion(3 * weights, *target, cfg.firmware_bytes),
+                           fixed, o, c.output, [&](double p) {
     graph::Graph g(*target);
     cfg.memory_proportion = p;
     try {

@@ -83,6 +83,12 @@ int info(const std::string& model) {
   const exe::Executable e = exe::read_file(model);
   std::printf("%s: target %s, %u tiles, firmware %zu bytes, %zu segments\n", model.c_str(), e.target.c_str(), e.tiles,
               e.firmware.size(), e.segments.size());
+  if (!e.device_memory.empty()) {
+    size_t from = 0;
+    for (const exe::Stream& s : e.streams) from += s.from_device_memory();
+    std::printf("device memory: %zu bytes, loaded once; %zu streams read it (weights streamed to the tiles)\n",
+                e.device_memory.size(), from);
+  }
   print_memory(e.memory);
 
   std::printf("\nsupersteps (first program, static estimate): %u\nexchange bytes: %llu\n", e.supersteps,
