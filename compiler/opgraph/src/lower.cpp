@@ -599,7 +599,7 @@ class Lowering : public detail::LowerContext {
   std::vector<Value> gradient_layout_;  // per value: the parameter it is the gradient of
   std::map<size_t, std::pair<ops::MatMulPlan, ops::MatMulOptions>> layer_op_;  // by op index
   std::map<size_t, Region> regions_;                // weight regions, by op index
-  std::set<size_t> streamed_;                       // matmuls whose B streams from device memory
+  std::set<size_t> streamed_;                       // ops whose constant weights stream from device memory
   double chunk_bytes_ = 0;                          // a streamed chunk's bytes per tile
   std::pair<uint32_t, uint32_t> window_tiles_{0, 0};  // the window ops' tiles with regions
 };
