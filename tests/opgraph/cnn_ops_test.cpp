@@ -212,10 +212,9 @@ class CnnOps : public ::testing::Test {
     return out;
   }
 
-  static exe::Executable lower_and_compile(const OpGraph& og) {
+  static exe::Executable lower_and_compile(const OpGraph& og, opgraph::LowerOptions lo = {}) {
     const passes::CompileOptions co = options();
     graph::Graph g(*arch::find_target("small"));
-    opgraph::LowerOptions lo;
     lo.firmware_bytes = co.layout.firmware_end - arch::kSramBase;
     opgraph::lower(og, g, lo);
     return passes::compile(g, co);
@@ -321,6 +320,66 @@ TEST_F(CnnOps, ForcedSplitsMatchTorch) {
       }
   }
   EXPECT_GT(input_splits, 0u) << "no case tried an input channel split";
+}
+
+// A conv whose share of a tile does not fit the budget in one pass runs in passes over its
+// output channels (WindowPlan::passes), each pass with its channels' weights: each conv case
+// with one group, at the largest memory proportion that needs passes, against torch's
+// output (native, and the ISS bit for bit).
+TEST_F(CnnOps, ConvInPassesMatchesTorch) {
+  uint32_t in_passes = 0;
+  for (const Case& c : cases_) {
+    if (c.op != "conv2d" || c.dims("groups")[0] != 1) continue;
+    OpGraph og;
+    build(c, og);
+    for (double p = 0.25; p > 1e-3; p /= 2) {
+      opgraph::LowerOptions lo;
+      lo.memory_proportion = p;
+      std::string passes_note;
+      lo.note = [&](const std::string& line) {
+        if (line.find(" passes of ") != std::string::npos) passes_note = line;
+      };
+      exe::Executable e;
+      try {
+        e = lower_and_compile(og, lo);
+      } catch (const std::exception& err) {
+        EXPECT_NE(std::string(err.what()).find("no split over"), std::string::npos) << c.name << ": " << err.what();
+        break;  // nothing fits any more
+      }
+      if (passes_note.empty()) continue;
+      const std::string what = c.name + " at memory proportion " + std::to_string(p) + " (" + passes_note + ")";
+      const auto native = run(e, c, emu::Mode::kNative);
+      expect_close(native.at("y"), data(c, "y"), what);
+      const auto iss = run(e, c, emu::Mode::kIss);
+      EXPECT_EQ(0, std::memcmp(iss.at("y").data(), native.at("y").data(), native.at("y").size() * 4)) << what;
+      ++in_passes;
+      break;
+    }
+  }
+  EXPECT_GE(in_passes, 3u) << "too few conv cases ran in passes";
+}
+
+// The planner takes the fewest passes whose share fits: none while one pass fits, and each
+// pass within the budget when it does not.
+TEST(WindowPlanner, PassesOnlyWhenOnePassDoesNotFit) {
+  const arch::Target& t = *arch::find_target("medium");
+  const ops::CostModel cost = ops::CostModel::for_target(t);
+  ops::WindowGeometry geo;  // AlexNet's second conv: 64 -> 192 channels, 27x27, 5x5, pad 2
+  geo.c_in = 64, geo.h = geo.w = 27, geo.c_out = 192, geo.oh = geo.ow = 27, geo.kh = geo.kw = 5;
+  geo.pt = geo.pl = geo.pb = geo.pr = 2;
+  const ops::WindowPlan roomy = ops::plan_window(ops::WindowKind::kConv2d, geo, 1, t.tiles, cost, 200e3, "c", true);
+  EXPECT_EQ(roomy.passes, 1u);
+  for (const double budget : {118784.0, 80e3, 40e3}) {
+    const ops::WindowPlan p = ops::plan_window(ops::WindowKind::kConv2d, geo, 1, t.tiles, cost, budget, "c", true);
+    EXPECT_GT(p.passes, 1u) << budget;
+    EXPECT_LE(double(p.bytes), budget);
+    ops::WindowGeometry fewer = geo;  // one pass fewer does not fit
+    fewer.c_out = (geo.c_out + p.passes - 2) / (p.passes - 1);
+    EXPECT_GT(ops::plan_window(ops::WindowKind::kConv2d, fewer, 1, t.tiles, cost, budget, "c", true).passes, 1u)
+        << budget;
+  }
+  // Pools never run in passes: they report that nothing fits.
+  EXPECT_THROW(ops::plan_window(ops::WindowKind::kMaxPool, geo, 1, t.tiles, cost, 100.0, "p"), graph::GraphError);
 }
 
 // ResNet-18's deepest conv (512 -> 512 channels, 7x7, 3x3 kernel) on ipu-gc2: the fastest

@@ -136,6 +136,16 @@ TEST(WeightStreaming, ModelBiggerThanTheTilesMatchesTheInterpreter) {
   lo.note = [&](const std::string& s) { notes += s + "\n"; };
   opgraph::lower(og, g, lo);
   EXPECT_NE(notes.find("weight streaming"), std::string::npos) << notes;
+  // The chunks share A's blocks: A crosses to each tile once, not once per chunk (each
+  // crossing is a send-list entry kept for the whole run).
+  uint32_t a_blocks = 0, first_chunk = 0;
+  for (const graph::Variable& v : g.variables())
+    if (v.name.find("fc.matmul.chunk") == 0 && v.name.find(".a@") != std::string::npos) {
+      ++a_blocks;
+      first_chunk += v.name.find("fc.matmul.chunk0.") == 0;
+    }
+  EXPECT_GT(first_chunk, 0u);
+  EXPECT_EQ(a_blocks, first_chunk) << "a chunk gathered A again";
   const exe::Executable e = passes::compile(g, co);  // throws if a tile does not fit
   uint32_t chunks = 0;
   for (const exe::Stream& s : e.streams) chunks += s.name.find("fc.matmul.chunk") == 0 && s.name.find('#') == std::string::npos;

@@ -27,7 +27,7 @@ class Lowering : public detail::LowerContext {
         // inputs, weights and the other layers need the rest.
         available_(double(g.target().sram_bytes) - o.firmware_bytes), budget_(o.memory_proportion * available_),
         train_(o.train), force_big_(o.big_model), in_place_(o.in_place), early_updates_(o.early_updates),
-        recompute_(o.recompute), tensors_(og.values().size()), uses_(og.values().size(), 0),
+        recompute_(o.recompute), note_(o.note), tensors_(og.values().size()), uses_(og.values().size(), 0),
         whole_rows_(og.values().size(), false) {
     if (!(o.memory_proportion > 0 && o.memory_proportion <= 1))
       throw OpGraphError("the memory proportion " + std::to_string(o.memory_proportion) + " is not in (0, 1]");
@@ -435,6 +435,9 @@ class Lowering : public detail::LowerContext {
   // shared equally.
   double send_budget() override { return 0.5 * budget_ / std::max<uint32_t>(1, convs_); }
   void set_result(const Op& op, const graph::Tensor& t) override { tensors_[op.result.id] = t; }
+  void note(const std::string& line) override {
+    if (note_) note_(line);
+  }
 
   void lower_op(const Op& op, graph::Program& body) {
     if (const detail::OpDef* def = detail::find_op_def(op.kind)) {
@@ -587,6 +590,7 @@ class Lowering : public detail::LowerContext {
   const bool force_big_;  // LowerOptions::big_model
   const bool in_place_, early_updates_;  // LowerOptions::in_place, early_updates
   const std::set<OpKind> recompute_;     // LowerOptions::recompute
+  const std::function<void(const std::string&)> note_;  // LowerOptions::note
   uint32_t next_vector_tile_ = 0;
   double replicated_bytes_ = 0;  // constants baked on every tile that reads them, so far
   ops::SgdState sgd_;  // what run()'s updates made

@@ -194,15 +194,22 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
         const uint32_t rows = m1 - m0, depth = k1 - k0, cols = n1 - n0;
         const std::string id = at + std::to_string(t);
         // A's block as the codelet takes it: rows x depth, or depth x rows when ta.
-        Tensor ablk = g.add_variable(exe::DType::kF32, ta ? std::vector<uint32_t>{depth, rows}
-                                                          : std::vector<uint32_t>{rows, depth}, name + ".a" + id);
-        g.set_tile_mapping(ablk, t);
-        if (ta)
-          for (uint32_t p = 0; p < depth; ++p)
-            copy_logical(g, prog, a, (k0 + p) * m + m0, (k0 + p) * m + m1, ablk.slice(p * rows, (p + 1) * rows));
-        else
-          for (uint32_t r = 0; r < rows; ++r)
-            copy_logical(g, prog, a, (m0 + r) * k + k0, (m0 + r) * k + k1, ablk.slice(r * depth, (r + 1) * depth));
+        Tensor* cached = o.a_blocks && !ta ? &(*o.a_blocks)[{t, m0, m1, k0, k1}] : nullptr;
+        Tensor ablk;
+        if (cached && cached->valid()) {
+          ablk = *cached;  // gathered by an earlier product of the same A
+        } else {
+          ablk = g.add_variable(exe::DType::kF32, ta ? std::vector<uint32_t>{depth, rows}
+                                                     : std::vector<uint32_t>{rows, depth}, name + ".a" + id);
+          g.set_tile_mapping(ablk, t);
+          if (ta)
+            for (uint32_t p = 0; p < depth; ++p)
+              copy_logical(g, prog, a, (k0 + p) * m + m0, (k0 + p) * m + m1, ablk.slice(p * rows, (p + 1) * rows));
+          else
+            for (uint32_t r = 0; r < rows; ++r)
+              copy_logical(g, prog, a, (m0 + r) * k + k0, (m0 + r) * k + k1, ablk.slice(r * depth, (r + 1) * depth));
+          if (cached) *cached = ablk;
+        }
         // B's block as the codelet takes it (cols x depth when tb, else depth x cols): in
         // place when it is stored contiguously (all of b's columns, or a block of a blocked
         // b) and lies on this tile; copied whole when only contiguous.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "tessera/graph/blocking.h"
 #include "tessera/ops/matmul.h"
@@ -84,13 +85,16 @@ Tensor streamed_matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, c
   Tensor c = g.add_variable(exe::DType::kF32, {m, n}, name);
   g.map_linearly(c, n);  // whole rows per tile
   std::vector<graph::Program> issue, product;
+  std::map<std::array<uint32_t, 5>, Tensor> a_blocks;  // A crosses to each tile once, for every chunk
   for (uint32_t ch = 0; ch < chunks; ++ch) {
     const uint32_t n0 = graph::Blocking::split(n, chunks, ch), n1 = graph::Blocking::split(n, chunks, ch + 1);
     const std::string id = name + ".chunk" + std::to_string(ch);
     const ChunkPlan cp = plan_chunk(m, k, n1 - n0, tiles, cost, o);
     Tensor w = g.add_variable(exe::DType::kF32, {k, n1 - n0}, id + ".b");
     graph::Program p = graph::Sequence();
-    const Tensor part = matmul(g, p, a, w, cp.plan, id, {});  // places w where the partials read it
+    MatMulOptions mo;
+    mo.a_blocks = &a_blocks;
+    const Tensor part = matmul(g, p, a, w, cp.plan, id, mo);  // places w where the partials read it
     for (uint32_t r = 0; r < m; ++r)
       p.add(graph::Copy(part.slice(r * (n1 - n0), (r + 1) * (n1 - n0)), c.slice(r * n + n0, r * n + n1)));
     product.push_back(std::move(p));

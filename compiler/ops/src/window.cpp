@@ -171,11 +171,21 @@ class Windows {
   std::map<std::tuple<std::string, uint32_t, uint32_t>, Tensor> block_homes_;
 };
 
+// Where output element (n, m, oy, 0) of a job lies in y: y's channels, and the first of them
+// the op writes.
+struct OutputPlace {
+  uint32_t channels, c0;
+  uint64_t at(const WindowGeometry& geo, uint32_t n, uint32_t m, uint32_t oy) const {
+    return (uint64_t(n) * channels + c0 + m) * geo.oh * geo.ow + uint64_t(oy) * geo.ow;
+  }
+};
+
 // The output block of a job, mapped to its tile: y[n][m0:m1][oy0:oy1][:].
-Tensor output_block(graph::Graph& g, const Tensor& y, const WindowGeometry& geo, const Job& j) {
-  const uint32_t plane = geo.oh * geo.ow;
-  const uint32_t b = (j.n * geo.c_out + j.m0) * plane + j.oy0 * geo.ow;
-  const uint32_t e = (j.n * geo.c_out + j.m1 - 1) * plane + j.oy1 * geo.ow;
+Tensor output_block(graph::Graph& g, const Tensor& y, const WindowGeometry& geo, const Job& j,
+                    OutputPlace place = {0, 0}) {
+  if (place.channels == 0) place.channels = geo.c_out;
+  const uint32_t b = static_cast<uint32_t>(place.at(geo, j.n, j.m0, j.oy0));
+  const uint32_t e = static_cast<uint32_t>(place.at(geo, j.n, j.m1 - 1, j.oy1));
   const Tensor r = y.flatten().slice(b, e);
   g.set_tile_mapping(r, j.tile);
   return r;
@@ -308,9 +318,9 @@ std::vector<Tensor> carve(graph::Graph& g, const std::vector<std::pair<uint32_t,
 // conv2d's partial sums (pk > 1) added: each output block's elements (its jobs' outputs in
 // job order) shared out evenly among the block's pk tiles, each gathering the pk partials
 // of its part (one Copy per partial and job) and adding them with reduce_sum into y.
-void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, const WindowGeometry& geo,
-                     const std::vector<Job>& js, const std::vector<Tensor>& partial, uint32_t pk,
-                     const std::string& name) {
+void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, OutputPlace place,
+                     const WindowGeometry& geo, const std::vector<Job>& js, const std::vector<Tensor>& partial,
+                     uint32_t pk, const std::string& name) {
   // A piece: elements [q0, q1) of job i's output, reduced on `tile` from `parts` partials
   // (job i + r * per for r < parts) into y from element `at`.
   struct Piece {
@@ -319,7 +329,6 @@ void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, con
     uint64_t at;
   };
   std::vector<Piece> pieces;
-  const uint32_t plane = geo.oh * geo.ow;
   // The jobs of one output block: pk runs of the same outputs, k = 0 first (jobs()).
   // The block of a job: its tile's grid index / pk (the first job is on the plan's first tile).
   const auto block = [&](size_t i) { return (js[i].tile - js.front().tile) / pk; };
@@ -337,7 +346,7 @@ void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, con
     for (size_t i = first; i < end; ++i) {
       const Job& j = js[i];
       const uint64_t len = uint64_t(j.m1 - j.m0) * (j.oy1 - j.oy0) * geo.ow;
-      const uint64_t at = (uint64_t(j.n) * geo.c_out + j.m0) * plane + uint64_t(j.oy0) * geo.ow;
+      const uint64_t at = place.at(geo, j.n, j.m0, j.oy0);
       for (uint32_t q = 0; q < parts; ++q) {
         const uint64_t q0 = std::max(pos, total * q / parts), q1 = std::min(pos + len, total * (q + 1) / parts);
         if (q0 < q1)
@@ -402,15 +411,20 @@ Tensor spread_conv_weights(graph::Graph& g, const std::vector<float>& values, co
 }
 
 Tensor conv2d(graph::Graph& g, graph::Program& prog, const Tensor& x, const ConvWeights& wts,
-              const WindowGeometry& geo, const WindowPlan& plan, const std::string& name) {
+              const WindowGeometry& geo, const WindowPlan& plan, const std::string& name, const ConvOutput* into) {
   const uint32_t batch = batch_of(x, geo, name);
+  if (into && (into->c0 + uint64_t(geo.c_out) > into->channels ||
+               into->y.size() != uint64_t(batch) * into->channels * geo.oh * geo.ow))
+    throw graph::GraphError("conv2d '" + name + "': " + std::to_string(geo.c_out) + " channels from " +
+                            std::to_string(into->c0) + " do not fit " + g.describe(into->y));
+  const OutputPlace place = into ? OutputPlace{into->channels, into->c0} : OutputPlace{geo.c_out, 0};
   if (plan.pk > 1 && wts.w.valid() && !wts.w_blocked)
     throw graph::GraphError("conv2d '" + name + "': an input channel split needs constant or spread weights");
   const BlockedLayout layout(geo, plan);
   std::vector<float> arranged;
   if (plan.pk > 1 && !wts.w.valid()) arranged = layout.arrange(wts.w_values);
   const std::vector<float>& w_values = plan.pk > 1 ? arranged : wts.w_values;
-  const Tensor y = output(g, geo, batch, name);
+  const Tensor y = into ? into->y : output(g, geo, batch, name);
   Windows win(g, x, geo, name);
   const graph::ComputeSet cs = g.add_compute_set(name);
   const std::vector<Job> js = jobs(WindowKind::kConv2d, geo, batch, plan);
@@ -445,7 +459,7 @@ Tensor conv2d(graph::Graph& g, graph::Program& prog, const Tensor& x, const Conv
     }
     const uint32_t cin = j.c1 - j.c0;
     const graph::Vertex v = g.add_vertex(cs, "conv2d", j.tile);
-    g.connect(v, "y", plan.pk == 1 ? output_block(g, y, geo, j) : partial[i]);
+    g.connect(v, "y", plan.pk == 1 ? output_block(g, y, geo, j, place) : partial[i]);
     g.connect(v, "x", win.input(j));
     g.connect(v, "w", w_run.slice(static_cast<uint32_t>(w_begin(j) - run_w0), static_cast<uint32_t>(w_end(j) - run_w0)));
     g.connect(v, "b", b_run.slice(j.m0 - run_m0, j.m1 - run_m0));
@@ -454,7 +468,7 @@ Tensor conv2d(graph::Graph& g, graph::Program& prog, const Tensor& x, const Conv
     set_window_fields(g, v, geo, j, Fields::kConv);
   }
   win.finish(prog, cs);
-  if (plan.pk > 1) reduce_partials(g, prog, y, geo, js, partial, plan.pk, name);
+  if (plan.pk > 1) reduce_partials(g, prog, y, place, geo, js, partial, plan.pk, name);
   return y;
 }
 

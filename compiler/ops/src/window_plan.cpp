@@ -80,14 +80,14 @@ Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint3
 
 }  // namespace
 
-WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles,
-                       const CostModel& cost, double budget, const std::string& name, bool split_inputs,
-                       double send_budget) {
-  const bool by_inputs = split_inputs && kind == WindowKind::kConv2d && geo.groups == 1;
-  // The fastest plan within the send-list budget, else the fastest.
+namespace {
+
+// The fastest plan of one pass over `geo` (within the send-list budget if any is, else the
+// fastest), or none; `smallest` lowered to the smallest share seen.
+WindowPlan best_pass(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles, const CostModel& cost,
+                     double budget, bool by_inputs, double send_budget, uint64_t& smallest) {
   WindowPlan best, fastest;
   best.cycles = fastest.cycles = std::numeric_limits<double>::infinity();
-  uint64_t smallest = std::numeric_limits<uint64_t>::max();
   const bool whole_images = kind == WindowKind::kLrn;
   for (uint32_t pn = 1; pn <= std::min(batch, tiles); ++pn) {
     if (pn > 1 && ceil_div(batch, pn) == ceil_div(batch, pn - 1)) continue;  // the same busiest share
@@ -108,13 +108,34 @@ WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batc
       }
     }
   }
-  if (best.cycles == std::numeric_limits<double>::infinity()) best = fastest;
-  if (best.cycles == std::numeric_limits<double>::infinity())
-    throw graph::GraphError("'" + name + "': no split over " + std::to_string(tiles) + " tiles fits: the smallest share needs " +
-                            std::to_string(smallest) + " bytes on a tile, the budget is " +
-                            std::to_string(static_cast<uint64_t>(budget)) +
-                            " (a target with more SRAM or tiles, or a smaller batch)");
-  return best;
+  return best.cycles < std::numeric_limits<double>::infinity() ? best : fastest;
+}
+
+}  // namespace
+
+WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles,
+                       const CostModel& cost, double budget, const std::string& name, bool split_inputs,
+                       double send_budget) {
+  const bool conv1 = kind == WindowKind::kConv2d && geo.groups == 1;
+  const bool by_inputs = split_inputs && conv1;
+  uint64_t smallest = std::numeric_limits<uint64_t>::max();
+  // One pass; a conv with one group whose share does not fit, in the fewest passes that do.
+  const uint32_t max_passes = conv1 ? std::min(geo.c_out, kMaxConvPasses) : 1;
+  for (uint32_t passes = 1; passes <= max_passes; ++passes) {
+    if (passes > 1 && ceil_div(geo.c_out, passes) == ceil_div(geo.c_out, passes - 1)) continue;
+    WindowGeometry pass = geo;
+    pass.c_out = ceil_div(geo.c_out, passes);
+    WindowPlan p = best_pass(kind, pass, batch, tiles, cost, budget, by_inputs, send_budget / passes, smallest);
+    if (p.cycles == std::numeric_limits<double>::infinity()) continue;
+    p.passes = passes;
+    p.cycles *= passes;
+    return p;
+  }
+  throw graph::GraphError("'" + name + "': no split over " + std::to_string(tiles) + " tiles fits" +
+                          (max_passes > 1 ? " in up to " + std::to_string(max_passes) + " passes" : std::string()) +
+                          ": the smallest share needs " + std::to_string(smallest) + " bytes on a tile, the budget is " +
+                          std::to_string(static_cast<uint64_t>(budget)) +
+                          " (a target with more SRAM or tiles, or a smaller batch)");
 }
 
 }  // namespace tessera::ops

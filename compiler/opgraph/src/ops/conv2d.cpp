@@ -77,28 +77,63 @@ void eval(EvalContext& c, const Op& op) {
   c.set(op, y);
 }
 
+// One pass of the conv: output channels [m0, m1) (all of them in one pass) with their
+// weights, baked, spread or streamed from device memory right before it.
+graph::Tensor lower_pass(LowerContext& c, const Op& op, graph::Program& body, ops::WindowGeometry geo,
+                         ops::WindowPlan plan, uint32_t m0, uint32_t m1, const std::string& name,
+                         const ops::ConvOutput* into) {
+  const OpGraph& og = c.op_graph();
+  const uint32_t batch = og.info(op.operands[0]).shape[0];
+  const uint32_t per = geo.c_in / geo.groups * geo.kh * geo.kw;  // weights per output channel
+  geo.c_out = m1 - m0;
+  plan.passes = 1;
+  const Value w = op.operands[1];
+  const bool constant = og.producer(w).kind == OpKind::kConstant;
+  const bool stream = constant && c.streams_weights(op);  // spread, loaded from device memory right before
+  auto rows = [&](const std::vector<float>& v, uint32_t width) {
+    return std::vector<float>(v.begin() + size_t{m0} * width, v.begin() + size_t{m1} * width);
+  };
+  ops::ConvWeights wts;
+  if (!constant) {
+    wts.w = c.mapped(w).flatten().slice(m0 * per, m1 * per);
+  } else if (!stream && c.reserve_constant_bytes(double(ops::conv_weight_bytes_per_tile(geo, plan)))) {
+    wts.w_values = rows(og.constant_data(w), per);
+  } else {
+    wts.w = ops::spread_conv_weights(c.graph(), rows(og.constant_data(w), per), geo, batch, plan, name);
+    wts.w_blocked = true;
+  }
+  if (stream) ops::stream_in(c.graph(), body, wts.w, name + ".w");
+  if (op.operands.size() > 2) {
+    const Value b = op.operands[2];
+    if (og.producer(b).kind == OpKind::kConstant) wts.b_values = rows(og.constant_data(b), 1);
+    else wts.b = c.mapped(b).slice(m0, m1);
+  }
+  return ops::conv2d(c.graph(), body, c.mapped(op.operands[0]), wts, geo, plan, name, into);
+}
+
 void lower(LowerContext& c, const Op& op, graph::Program& body) {
   const OpGraph& og = c.op_graph();
   const ops::WindowGeometry geo = geometry(og, op);
   const uint32_t batch = og.info(op.operands[0]).shape[0];
   const std::string name = c.base(op) + ".conv";
-  const Value w = op.operands[1];
-  const bool constant = og.producer(w).kind == OpKind::kConstant;
+  const bool constant = og.producer(op.operands[1]).kind == OpKind::kConstant;
   const ops::WindowPlan plan = c.plan_window(ops::WindowKind::kConv2d, geo, batch, name, constant, c.send_budget());
-  ops::ConvWeights wts;
-  const bool stream = constant && c.streams_weights(op);  // spread, loaded from device memory right before
-  if (!constant) wts.w = c.mapped(w);
-  else if (!stream && c.reserve_constant_bytes(double(ops::conv_weight_bytes_per_tile(geo, plan)))) wts.w_values = og.constant_data(w);
-  else wts.w = ops::spread_conv_weights(c.graph(), og.constant_data(w), geo, batch, plan, name), wts.w_blocked = true;
-  if (stream) ops::stream_in(c.graph(), body, wts.w, name + ".w");
-  if (op.operands.size() > 2) {
-    const Value b = op.operands[2];
-    if (og.producer(b).kind == OpKind::kConstant) wts.b_values = og.constant_data(b);
-    else wts.b = c.mapped(b);
+  if (plan.passes == 1) return c.set_result(op, lower_pass(c, op, body, geo, plan, 0, geo.c_out, name, nullptr));
+  // In passes (window.h): each writes its channels of one output.
+  const uint32_t per_pass = (geo.c_out + plan.passes - 1) / plan.passes;
+  c.note(name + ": one pass's share of a tile does not fit the budget (" + std::to_string(uint64_t(c.budget())) +
+         " bytes): " + std::to_string(plan.passes) + " passes of " + std::to_string(per_pass) + " output channels, " +
+         std::to_string(plan.bytes) + " bytes on the fullest tile each");
+  const ops::ConvOutput into{c.graph().add_variable(exe::DType::kF32, {batch, geo.c_out, geo.oh, geo.ow}, name),
+                             geo.c_out, 0};
+  for (uint32_t m0 = 0; m0 < geo.c_out; m0 += per_pass) {
+    ops::ConvOutput pass = into;
+    pass.c0 = m0;
+    lower_pass(c, op, body, geo, plan, m0, std::min(geo.c_out, m0 + per_pass), name + ".pass" + std::to_string(m0 / per_pass),
+               &pass);
   }
-  c.set_result(op, ops::conv2d(c.graph(), body, c.mapped(op.operands[0]), wts, geo, plan, name));
+  c.set_result(op, into.y);
 }
-
 
 // dx = conv2d_grad_input(dy, w), dw = conv2d_grad_weight(x, dy), db = channel_sum(dy).
 std::vector<Value> grad(GradArgs& a) {

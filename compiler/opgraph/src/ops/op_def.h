@@ -64,6 +64,8 @@ class LowerContext {
   // Whether this op's constant weights stay in device memory and stream to its tiles when
   // it runs (weight streaming, lower.cpp).
   virtual bool streams_weights(const Op& op) { (void)op; return false; }
+  // A line for the user about how an op was lowered (LowerOptions::note).
+  virtual void note(const std::string& line) { (void)line; }
   // ops::plan_window over window_tiles(), within budget().
   ops::WindowPlan plan_window(ops::WindowKind kind, const ops::WindowGeometry& geo, uint32_t batch,
                               const std::string& name, bool split_inputs = false,

@@ -9,8 +9,10 @@
 // the vertex needs it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "tessera/graph/graph.h"
@@ -53,6 +55,11 @@ struct MatMulOptions {
   // weight is stored once per block (pm times with pm > 1) and never copied at run time.
   const std::vector<float>* b_values = nullptr;
   std::string b_name;  // the constant's name, for its blocks' names
+  // A's blocks already gathered on tiles, by (tile, first row, end row, first column, end
+  // column of A): products of one A (a streamed matmul's chunks) share them, so A crosses
+  // to each tile once, not once per product. Blocks this product gathers are added. Only
+  // for the plain product (matmul), and only while A does not change.
+  std::map<std::array<uint32_t, 5>, graph::Tensor>* a_blocks = nullptr;
 };
 
 // Adds C = A * B to `g`: the operand copies, the partials and the reduction as steps of

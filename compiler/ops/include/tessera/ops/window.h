@@ -42,10 +42,19 @@ struct WindowPlan {
   uint64_t bytes = 0;               // per tile, the fullest
   uint32_t pk = 1;                  // blocks of input channels (conv2d with one group only)
   uint32_t first = 0;               // its first tile: job j runs on tile first + j's grid index
+  // A conv (one group) whose share does not fit in one pass runs as `passes` convs one after
+  // another, each over all the plan's tiles, for ceil(c_out / passes) output channels (the
+  // last the rest): each pass needs only its channels' weights, so its share is smaller.
+  // pn, pc, ps, pk are each pass's split; cycles and bytes are for all passes and one pass.
+  uint32_t passes = 1;
 };
 
+// The most passes plan_window tries before it reports that nothing fits.
+inline constexpr uint32_t kMaxConvPasses = 64;
+
 // The plan for `batch` images; throws GraphError naming `name` if no plan fits `budget`
-// bytes per tile (with the smallest plan's bytes). Input channel splits (pk > 1) are tried
+// bytes per tile (with the smallest plan's bytes), a conv with one group in up to
+// kMaxConvPasses passes (the fewest that fit). Input channel splits (pk > 1) are tried
 // only with `split_inputs`, for a conv2d with one group whose weights are constants.
 // `send_budget`: the bytes of send lists the op may add to a tile (they stay for the whole
 // run, one entry per copy of an input window's run): the fastest plan within it (estimated:
@@ -78,9 +87,19 @@ graph::Tensor spread_conv_weights(graph::Graph& g, const std::vector<float>& val
 // The bytes of constant weights conv2d would bake on its fullest tile (the replicas).
 uint64_t conv_weight_bytes_per_tile(const WindowGeometry& geo, const WindowPlan& plan);
 
-// y [N, M, OH, OW] = conv2d(x [N, C, H, W]), new tensor mapped by the plan.
+// Where a conv writes its output: channels [c0, c0 + geo.c_out) of y [N, channels, OH, OW]
+// (one pass of a conv planned in passes, WindowPlan::passes).
+struct ConvOutput {
+  graph::Tensor y;
+  uint32_t channels = 0, c0 = 0;
+};
+
+// y [N, M, OH, OW] = conv2d(x [N, C, H, W]), new tensor mapped by the plan, or written into
+// `into`'s channels (mapped there by the plan) and `into->y` returned. One pass: plan.passes
+// is not read (the caller runs the passes, each with its channels' weights).
 graph::Tensor conv2d(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const ConvWeights& wts,
-                     const WindowGeometry& geo, const WindowPlan& plan, const std::string& name);
+                     const WindowGeometry& geo, const WindowPlan& plan, const std::string& name,
+                     const ConvOutput* into = nullptr);
 
 // Pools: y [N, C, OH, OW]. count_include_pad for the average pool.
 graph::Tensor max_pool2d(graph::Graph& g, graph::Program& prog, const graph::Tensor& x, const WindowGeometry& geo,
