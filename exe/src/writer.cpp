@@ -29,6 +29,23 @@ fbs::Offset<fbs::Vector<fbs::Offset<fbs::String>>> strings(fbs::FlatBufferBuilde
   return b.CreateVector(out);
 }
 
+// The bytes the FlatBuffer of `e` takes, or a little more: the builder starts that big and
+// never grows (growing copies all it holds, hundreds of MB on AlexNet, into fresh pages).
+size_t buffer_bytes(const Executable& e, size_t blob_size) {
+  const auto str = [](const std::string& s) { return s.size() + 8; };  // length, terminator, alignment
+  size_t n = 4096 + blob_size + e.firmware.size() + e.device_memory.size();
+  n += e.segments.size() * sizeof(fb::Segment) + e.vertices.size() * sizeof(fb::VertexOrigin) +
+       e.memory.size() * sizeof(fb::TileMemory);
+  for (const Tensor& t : e.tensors)
+    n += 64 + str(t.name) + 4 * t.shape.size() + t.intervals.size() * sizeof(fb::Interval) +
+         t.live.size() * sizeof(fb::LiveRange);
+  for (const Stream& s : e.streams) n += 64 + str(s.name) + 4 * s.shape.size() + s.intervals.size() * sizeof(fb::Interval);
+  for (const Program& p : e.programs) n += 64 + str(p.name) + 4 * (p.tile_program.size() + p.streams.size());
+  for (const auto* names : {&e.op_names, &e.layer_names})
+    for (const std::string& s : *names) n += 4 + str(s);
+  return n + n / 64;  // vtables, offsets and padding
+}
+
 // The executable built into a FlatBuffer and sealed there; `use` gets the sealed bytes (valid
 // only during the call, so that the caller can write them without a copy).
 template <typename Use>
@@ -40,7 +57,7 @@ void build(const Executable& e, Use&& use) {
     throw ExeError("executable too large for one .tsx file (" + std::to_string(blob_size) + " bytes of segments, " +
                    std::to_string(e.device_memory.size()) + " of device memory)");
 
-  fbs::FlatBufferBuilder b(1024 + blob_size + e.firmware.size() + e.device_memory.size());  // room for all: it never grows
+  fbs::FlatBufferBuilder b(buffer_bytes(e, blob_size));
   b.ForceDefaults(true);
 
   // Filled at once: `dst` is only valid until the builder next grows.

@@ -475,8 +475,13 @@ Model import_model(std::span<const std::byte> bytes, const std::string& what, co
 Model import_file(const std::string& path, const ImportOptions& o) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw ImportError(path + ": cannot open for reading");
-  std::vector<char> c((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (f.bad()) throw ImportError(path + ": read error");
+  // Read whole, in one call (a byte-wise iterator over AlexNet's 244 MB took a second).
+  f.seekg(0, std::ios::end);
+  const std::streamoff size = f.tellg();
+  f.seekg(0, std::ios::beg);
+  if (size < 0 || !f) throw ImportError(path + ": cannot tell its size (not a regular file?)");
+  std::vector<char> c(static_cast<size_t>(size));
+  if (!f.read(c.data(), size)) throw ImportError(path + ": read error");
   return import_model(std::as_bytes(std::span(c)), path, o);
 }
 
