@@ -62,6 +62,17 @@ TEST(Codec, RequestsSurviveEncodeAndParse) {
   EXPECT_EQ(w2.data, w.data);
   r = parse_request(body_of(encode(Request{Wait{7, 500}})));
   EXPECT_EQ(std::get<Wait>(r).timeout_ms, 500u);
+  r = parse_request(body_of(encode(Request{DramWrite{(uint64_t{5} << 32) + 12, bytes({1, 2, 3, 4})}})));
+  EXPECT_EQ(std::get<DramWrite>(r).offset, (uint64_t{5} << 32) + 12);
+  EXPECT_EQ(std::get<DramWrite>(r).data, bytes({1, 2, 3, 4}));
+  DramToTiles d{{{3, 0x1000, 8, uint64_t{1} << 33}, {0, 0x2000, 4, 16}}};
+  r = parse_request(body_of(encode(Request{d})));
+  const DramToTiles& d2 = std::get<DramToTiles>(r);
+  ASSERT_EQ(d2.segments.size(), 2u);
+  EXPECT_EQ(d2.segments[0].tile, 3u);
+  EXPECT_EQ(d2.segments[0].host_offset, uint64_t{1} << 33) << "the device memory offset, not implied";
+  EXPECT_EQ(d2.segments[1].bytes, 4u);
+  EXPECT_EQ(d2.segments[1].host_offset, 16u);
 }
 
 TEST(Codec, RepliesSurviveEncodeAndParse) {
@@ -71,6 +82,8 @@ TEST(Codec, RepliesSurviveEncodeAndParse) {
   EXPECT_EQ(std::get<RegValues>(r).values, (std::vector<uint32_t>{1, 2, 3}));
   r = parse_reply(body_of(encode(Reply{Done{Type::kDmaWrite}})));
   EXPECT_EQ(std::get<Done>(r).type, Type::kDmaWrite);
+  r = parse_reply(body_of(encode(Reply{Done{Type::kDramToTiles}})));
+  EXPECT_EQ(std::get<Done>(r).type, Type::kDramToTiles);
   r = parse_reply(body_of(encode(Reply{Error{ErrorCode::kBusy, "busy"}})));
   EXPECT_EQ(std::get<Error>(r).code, ErrorCode::kBusy);
   EXPECT_EQ(std::get<Error>(r).message, "busy");
@@ -118,6 +131,10 @@ TEST(Codec, MalformedMessagesNameTheField) {
   bad(bytes({7, 0xff, 0xff, 0, 0}), "segment count is 65535 but only 0 bytes are left");
   bad(bytes({8, 1, 0, 0, 0}), "timeout needs 4 bytes");
   bad(bytes({4, 5, 0, 0, 0, 's', 'm', 'a', 'l', 'l'}), "no firmware");
+  bad(bytes({10, 1, 2, 3}), "DRAM_WRITE: offset needs 8 bytes");
+  bad(bytes({10, 0, 0, 0, 0, 0, 0, 0, 0}), "DRAM_WRITE: no bytes");
+  bad(bytes({11, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0}), "segment count is 1 but only 12 bytes are left");
+  bad(bytes({11, 0, 0, 0, 0, 7}), "DRAM_TO_TILES: 1 bytes left over");
   EXPECT_THAT([] { parse_reply(bytes({0x05})); },
               ::testing::ThrowsMessage<ProtocolError>(HasSubstr("is a request")));
   EXPECT_THAT(

@@ -121,6 +121,24 @@ class RemoteDevice final : public device::Device {
       }
     });
   }
+  // Device memory: the bytes in frames of at most half the frame limit, one round trip.
+  void dram_write(uint64_t offset, std::span<const std::byte> data) override {
+    const size_t per = std::min<uint64_t>(max_frame_ - 64, 1u << 20) / 2;
+    std::vector<devd::Request> reqs;
+    for (size_t at = 0; at < data.size(); at += per) {
+      const auto part = data.subspan(at, std::min(per, data.size() - at));
+      reqs.emplace_back(devd::DramWrite{offset + at, {part.begin(), part.end()}});
+    }
+    pipeline(reqs, "DRAM_WRITE", [](const devd::Reply&, size_t) {});
+  }
+  void dram_to_tiles(std::span<const device::DmaSegment> segments) override {
+    // 20 bytes a segment, within the frame limit.
+    const size_t per = std::clamp<size_t>((max_frame_ - 64) / 20, 1, devd::kMaxSegments);
+    std::vector<devd::Request> reqs;
+    for (size_t at = 0; at < segments.size(); at += per)
+      reqs.emplace_back(devd::DramToTiles{{segments.begin() + at, segments.begin() + std::min(segments.size(), at + per)}});
+    pipeline(reqs, "DRAM_TO_TILES", [](const devd::Reply&, size_t) {});
+  }
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override {
     // The server bounds one WAIT; ask again until an event or the timeout.
     const auto end = std::chrono::steady_clock::now() + timeout;

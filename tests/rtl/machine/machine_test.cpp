@@ -21,6 +21,8 @@
 #include "tessera/arch/tile_map.h"
 #include "tessera/emu/machine.h"
 #include "tessera/exe/file.h"
+#include "tessera/ops/cost_model.h"
+#include "tessera/ops/streaming.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
 #include "tessera/vlt/vlt_machine.h"
@@ -111,6 +113,81 @@ TEST(Machine, TinyGraphIsBitIdenticalOnEmulatorAndRtl) {
   EXPECT_EQ(a.tensors, c.tensors);
   EXPECT_EQ(a.supersteps, c.supersteps);
   std::printf("RTL: %llu cycles for %u supersteps\n", static_cast<unsigned long long>(rtl->cycles()), c.supersteps);
+}
+
+// Weight streaming (docs/weight-streaming.md) on the RTL: y = x B with B's 24 x 40 values in
+// device memory, streamed in column chunks one product ahead (ops::streamed_matmul), and a
+// tensor loaded from device memory whole (ops::stream_in). The harness holds the device
+// memory and writes each read into the tiles with uncounted flits during the host sync; the
+// emulator lands it at the next one. Both must give the same bits, close to x B in doubles,
+// with only x and the outputs crossing to the host.
+TEST(Machine, WeightStreamingIsBitIdenticalOnEmulatorAndRtl) {
+  graph::Graph g(tiny());
+  graph::Program body = graph::Sequence();
+  const uint32_t m = 2, k = 24, n = 40;
+  graph::Tensor x = g.add_variable(exe::DType::kF32, {m, k}, "x");
+  g.map_linearly(x, k);
+  body.add(graph::HostWrite(g.add_stream("x", exe::DType::kF32, {m, k}), x));
+  std::vector<float> b(k * n), xs(m * k), t_values(40);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = std::sin(0.37f * float(i)) * 0.5f;
+  for (size_t i = 0; i < xs.size(); ++i) xs[i] = std::cos(0.11f * float(i)) - 0.25f;
+  for (size_t i = 0; i < t_values.size(); ++i) t_values[i] = 1.0f / float(i + 1);
+  ops::StreamedMatMulOptions so;
+  so.chunk_bytes_per_tile = 4.0 * k * 10 / tiny().tiles;  // about 10 columns a chunk
+  so.max_bytes = 16384;
+  uint32_t chunks = 0;
+  const graph::Tensor y =
+      ops::streamed_matmul(g, body, x, b, ops::CostModel::for_target(tiny()), "mm", so, &chunks);
+  graph::Tensor t = g.add_variable(exe::DType::kF32, {40}, "t");
+  g.map_linearly(t, 10);
+  g.set_initial_value(t, t_values);
+  ops::stream_in(g, body, t, "t");
+  body.add(graph::HostRead(g.add_stream("y", exe::DType::kF32, {m, n}), y));
+  body.add(graph::HostRead(g.add_stream("t_out", exe::DType::kF32, {40}), t));
+  g.add_program("main", std::move(body));
+  const exe::Executable e = passes::compile(g, firmware_compile_options());
+  ASSERT_GE(chunks, 3u);
+
+  auto run = [&](device::Device& dev, const char* what) {
+    runtime::Engine eng(dev, e);
+    eng.load();
+    std::vector<float> in = xs, out(m * n), t_out(40);
+    eng.connect_stream("x", std::span(in));
+    eng.connect_stream("y", std::span(out));
+    eng.connect_stream("t_out", std::span(t_out));
+    eng.run("main", std::chrono::seconds(120));
+    const runtime::RunReport& r = eng.reports().back();
+    EXPECT_EQ(r.host_bytes, 4u * (m * k + m * n + 40)) << what << ": only x and the outputs cross to the host";
+    EXPECT_GE(r.device_memory_bytes, 4u * (k * n + 40)) << what;
+    out.insert(out.end(), t_out.begin(), t_out.end());
+    return out;
+  };
+  auto iss = make_emu(emu::Mode::kIss);
+  auto native = make_emu(emu::Mode::kNative);
+  auto rtl = make_vlt();
+  const std::vector<float> a = run(*iss, "ISS"), c = run(*native, "native"), r = run(*rtl, "RTL");
+  for (uint32_t i = 0; i < m; ++i)
+    for (uint32_t j = 0; j < n; ++j) {
+      double want = 0;
+      for (uint32_t p = 0; p < k; ++p) want += double(xs[i * k + p]) * b[p * n + j];
+      EXPECT_NEAR(a[i * n + j], want, 1e-5) << "y[" << i << "][" << j << "]";
+    }
+  for (uint32_t i = 0; i < 40; ++i) EXPECT_EQ(a[m * n + i], t_values[i]) << "t[" << i << "]";
+  EXPECT_EQ(0, std::memcmp(a.data(), c.data(), a.size() * 4)) << "ISS and native differ";
+  EXPECT_EQ(0, std::memcmp(a.data(), r.data(), a.size() * 4)) << "the emulator and the RTL differ";
+  std::printf("%u chunks; RTL: %llu cycles\n", chunks, static_cast<unsigned long long>(rtl->cycles()));
+}
+
+// The harness's device memory refuses what the contract forbids, and the machine stays usable.
+TEST(Machine, RtlDeviceMemoryRefusesMisuse) {
+  auto rtl = make_vlt();
+  const std::vector<std::byte> four(4);
+  EXPECT_THROW(rtl->dram_write(uint64_t{tiny().device_memory_mib} << 20, four), device::DeviceError);
+  rtl->dram_write(0, four);
+  const device::DmaSegment seg{0, arch::kSramBase + 0x8000, 4, 0};
+  EXPECT_THROW(rtl->dram_to_tiles(std::span(&seg, 1)), device::DeviceError) << "outside a host sync";
+  const Outcome o = run_tiny(*rtl, {"main"});
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(o.out[i], std::bit_cast<uint32_t>(kIn[i] * 2.0f)) << i;
 }
 
 // y = A x for a 32 x 32 A in 2 x 2 blocks of 16 x 16 (block (r, c) on tile 2r + c), as

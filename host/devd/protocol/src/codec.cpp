@@ -20,9 +20,14 @@ class Writer {
     u32(static_cast<uint32_t>(s.size()));
     bytes(std::as_bytes(std::span(s.data(), s.size())));
   }
-  void segments(const std::vector<device::DmaSegment>& segs) {
+  void u64(uint64_t v) { le(v, 8); }
+  // With `offsets`, each segment's host_offset too (DRAM_TO_TILES); else it is implied.
+  void segments(const std::vector<device::DmaSegment>& segs, bool offsets = false) {
     u32(static_cast<uint32_t>(segs.size()));
-    for (const auto& s : segs) u32(s.tile), u32(s.addr), u32(s.bytes);
+    for (const auto& s : segs) {
+      u32(s.tile), u32(s.addr), u32(s.bytes);
+      if (offsets) u64(s.host_offset);
+    }
   }
   std::vector<std::byte> frame(uint32_t max_frame, const char* what) {
     const uint64_t body = out_.size() - kFrameHeader;
@@ -46,6 +51,7 @@ class Reader {
   uint8_t u8(const char* field) { return static_cast<uint8_t>(take(1, field)[0]); }
   uint16_t u16(const char* field) { return static_cast<uint16_t>(le(take(2, field))); }
   uint32_t u32(const char* field) { return static_cast<uint32_t>(le(take(4, field))); }
+  uint64_t u64(const char* field) { return le(take(8, field)); }
   std::span<const std::byte> take(size_t n, const char* field) {
     if (n > b_.size() - at_)
       fail(std::string(field) + " needs " + std::to_string(n) + " bytes at offset " +
@@ -77,15 +83,17 @@ class Reader {
            std::to_string(b_.size() - at_) + " bytes are left");
     return n;
   }
-  std::vector<device::DmaSegment> segments() {
-    const uint32_t n = count("segment count", kMaxSegments, 12);
+  // With `offsets`, each segment's host_offset is read (DRAM_TO_TILES); else they follow
+  // one another from 0.
+  std::vector<device::DmaSegment> segments(bool offsets = false) {
+    const uint32_t n = count("segment count", kMaxSegments, offsets ? 20 : 12);
     std::vector<device::DmaSegment> segs(n);
     uint64_t off = 0;
     for (auto& s : segs) {
       s.tile = u32("segment tile");
       s.addr = u32("segment address");
       s.bytes = u32("segment bytes");
-      s.host_offset = off;
+      s.host_offset = offsets ? u64("segment device memory offset") : off;
       off += s.bytes;
     }
     return segs;
@@ -181,6 +189,16 @@ std::vector<std::byte> encode(const Request& r, uint32_t max_frame) {
           },
           [&](const ErrorDetail&) {
             return Writer(Type::kErrorDetail).frame(max_frame, "ERROR_DETAIL");
+          },
+          [&](const DramWrite& m) {
+            Writer w(Type::kDramWrite);
+            w.u64(m.offset), w.bytes(m.data);
+            return w.frame(max_frame, "DRAM_WRITE");
+          },
+          [&](const DramToTiles& m) {
+            Writer w(Type::kDramToTiles);
+            w.segments(m.segments, /*offsets=*/true);
+            return w.frame(max_frame, "DRAM_TO_TILES");
           },
       },
       r);
@@ -314,6 +332,21 @@ Request parse_request(std::span<const std::byte> body) {
     case Type::kErrorDetail:
       Reader(b, "ERROR_DETAIL").end();
       return ErrorDetail{};
+    case Type::kDramWrite: {
+      Reader r(b, "DRAM_WRITE");
+      DramWrite m;
+      m.offset = r.u64("offset");
+      m.data = r.rest();
+      if (m.data.empty()) r.fail("no bytes");
+      return m;
+    }
+    case Type::kDramToTiles: {
+      Reader r(b, "DRAM_TO_TILES");
+      DramToTiles m;
+      m.segments = r.segments(/*offsets=*/true);
+      r.end();
+      return m;
+    }
     default:
       throw ProtocolError("request: unknown type " + std::to_string(static_cast<unsigned>(type)));
   }
@@ -358,7 +391,9 @@ Reply parse_reply(std::span<const std::byte> body) {
     }
     case Type::kRelease:
     case Type::kConfigure:
-    case Type::kDmaWrite: {
+    case Type::kDmaWrite:
+    case Type::kDramWrite:
+    case Type::kDramToTiles: {
       Reader(b, "reply").end();
       return Done{static_cast<Type>(static_cast<uint8_t>(type) & 0x7f)};
     }

@@ -32,6 +32,14 @@ Reply run_device_request(device::Device* dev, Request& r, const ServerOptions& o
       const auto t = std::min(std::chrono::milliseconds(w->timeout_ms), o.max_wait_slice);
       return Events{dev->wait_event(w->mask, t)};
     }
+    if (auto* w = std::get_if<DramWrite>(&r)) {
+      dev->dram_write(w->offset, w->data);
+      return Done{Type::kDramWrite};
+    }
+    if (auto* d = std::get_if<DramToTiles>(&r)) {
+      dev->dram_to_tiles(d->segments);
+      return Done{Type::kDramToTiles};
+    }
     if (std::holds_alternative<ErrorDetail>(r)) return Detail{dev->error_detail()};
     return Error{ErrorCode::kState, "not a device request"};
   } catch (const std::exception& e) {

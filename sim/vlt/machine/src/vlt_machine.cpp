@@ -481,7 +481,7 @@ void VltMachine::load_firmware(const exe::ElfImage& firmware) {
   firmware_loaded_ = true;
 }
 
-void VltMachine::check_segment(const device::DmaSegment& s, size_t host_bytes) const {
+void VltMachine::check_segment(const device::DmaSegment& s, size_t host_bytes, const char* source) const {
   auto bad = [&](const std::string& why) {
     throw DeviceError("DMA segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " +
                       std::to_string(s.bytes) + " bytes): " + why);
@@ -490,7 +490,7 @@ void VltMachine::check_segment(const device::DmaSegment& s, size_t host_bytes) c
   if ((s.addr | s.bytes) & 3) bad("not word aligned");
   const uint64_t off = uint64_t{s.addr} - arch::kSramBase;
   if (s.addr < arch::kSramBase || off + s.bytes > target().sram_bytes) bad("outside tile SRAM");
-  if (s.host_offset + s.bytes > host_bytes) bad("runs past the end of the host buffer");
+  if (s.host_offset + s.bytes > host_bytes) bad(std::string("runs past the end of ") + source);
   if (state() == device::kStateHostSync && s.addr < layout_.firmware_end) bad("writes firmware memory during a host sync");
 }
 
@@ -539,6 +539,43 @@ void VltMachine::dma_write(std::span<const device::DmaSegment> segments, std::sp
   }
   try {
     drain("dma_write");
+  } catch (...) {
+    clear_host_queues();
+    throw;
+  }
+  pending_reads_.clear();
+}
+
+void VltMachine::dram_write(uint64_t offset, std::span<const std::byte> data) {
+  if (options_.streams) throw DeviceError("dram_write: the card's device memory belongs to its data movers");
+  if (state() != device::kStateReset) throw DeviceError("dram_write: only while the cores are held in reset");
+  const uint64_t size = uint64_t{target().device_memory_mib} << 20;
+  if (offset > size || data.size() > size - offset)
+    throw DeviceError("dram_write: bytes " + std::to_string(offset) + ".." + std::to_string(offset + data.size()) +
+                      " outside the device memory (" + std::to_string(target().device_memory_mib) + " MiB)");
+  if (dram_.size() < offset + data.size()) dram_.resize(offset + data.size());
+  std::memcpy(dram_.data() + offset, data.data(), data.size());
+}
+
+void VltMachine::dram_to_tiles(std::span<const device::DmaSegment> segments) {
+  if (options_.streams) throw DeviceError("dram_to_tiles: the card's device memory belongs to its data movers");
+  if (state() != device::kStateHostSync) throw DeviceError("dram_to_tiles: only while the tiles wait in a host sync");
+  for (const auto& s : segments) check_segment(s, dram_.size(), "the device memory written");  // all or nothing
+  std::unordered_map<uint32_t, uint32_t> last;  // tile -> the last address written
+  for (const auto& s : segments) {
+    const uint32_t node = s.tile % kHosts;
+    for (uint32_t i = 0; i < s.bytes; i += 4) {
+      uint32_t w;
+      std::memcpy(&w, dram_.data() + s.host_offset + i, 4);
+      to_send_[node].push_back({arch::kFlitKindDebugWrite, s.tile, tile_count() + node, s.addr + i, 0xf, w});
+    }
+    if (s.bytes) last[s.tile] = s.addr + s.bytes - 4;
+  }
+  // Delivered when a read of each tile's last word, sent behind the writes from the same
+  // node, is answered (the mesh keeps the order of flits from one node to another).
+  for (const auto& [tile, addr] : last) queue_read(tile % kHosts, tile, addr, &fence_word_);
+  try {
+    drain("dram_to_tiles");
   } catch (...) {
     clear_host_queues();
     throw;

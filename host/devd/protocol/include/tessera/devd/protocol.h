@@ -44,6 +44,8 @@ enum class Type : uint8_t {
   kDmaRead = 7,    // segments
   kWait = 8,       // event mask, timeout
   kErrorDetail = 9,
+  kDramWrite = 10,   // device memory offset, then the bytes (cores in reset)
+  kDramToTiles = 11, // segments, each with its device memory offset (in a host sync)
   kReplyBit = 0x80,  // a reply: the request's type | 0x80
   kError = 0xff,     // a reply: ErrorCode, message
 };
@@ -95,8 +97,17 @@ struct Wait {
   uint32_t timeout_ms = 0;
 };
 struct ErrorDetail {};
-using Request =
-    std::variant<Hello, Lease, Release, Configure, Regs, DmaWrite, DmaRead, Wait, ErrorDetail>;
+// Device memory (Device::dram_write, dram_to_tiles; docs/weight-streaming.md).
+struct DramWrite {
+  uint64_t offset = 0;
+  std::vector<std::byte> data;
+};
+// Segments' host_offset is their offset in device memory.
+struct DramToTiles {
+  std::vector<device::DmaSegment> segments;
+};
+using Request = std::variant<Hello, Lease, Release, Configure, Regs, DmaWrite, DmaRead, Wait, ErrorDetail,
+                             DramWrite, DramToTiles>;
 
 // Replies.
 struct Welcome {
@@ -108,7 +119,7 @@ struct Leased {
   std::string name;
 };
 struct Done {
-  Type type = Type::kRelease;  // which request this acknowledges (release, configure, dma write)
+  Type type = Type::kRelease;  // which request this acknowledges (release, configure, the writes)
 };
 struct RegValues {
   std::vector<uint32_t> values;

@@ -129,6 +129,13 @@ class VltMachine final : public device::Device {
   void dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) override;
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override;
   std::string error_detail() const override;
+  // Device memory (docs/weight-streaming.md) held by the harness, as the card's DDR beside the
+  // kernel: dram_write in reset; dram_to_tiles in a host sync sends each word from a host
+  // node (tile t's from node t mod host nodes) as an uncounted write (flit kind 2, as the
+  // debug write) and returns once they are delivered, so the data lands before the sync's
+  // release (the contract allows any time up to the next host sync).
+  void dram_write(uint64_t offset, std::span<const std::byte> data) override;
+  void dram_to_tiles(std::span<const device::DmaSegment> segments) override;
 
   // The kernel's AXI4-Lite port driven directly (read_reg/write_reg use these; the protocol
   // tests rtl.machine.axil_* too): AxilTiming, AxilWrite, AxilRead above.
@@ -183,7 +190,8 @@ class VltMachine final : public device::Device {
   // Ticks until every queued host flit is injected and every expected reply (dma_read's, and
   // dma_write's delivery fences) has come back. Throws DeviceError if that takes implausibly long.
   void drain(const char* what);
-  void check_segment(const device::DmaSegment& s, size_t host_bytes) const;
+  // `source`: what host_offset indexes ("the host buffer", "the device memory written").
+  void check_segment(const device::DmaSegment& s, size_t host_bytes, const char* source = "the host buffer") const;
 
   VltMachineOptions options_;
   std::unique_ptr<VerilatedContext> ctx_;
@@ -211,6 +219,7 @@ class VltMachine final : public device::Device {
   size_t pending_count_ = 0;
   uint64_t progress_ = 0;  // host beats taken and replies back (drain's deadlock watchdog)
   uint32_t fence_word_ = 0;
+  std::vector<std::byte> dram_;  // the device memory written so far (dram_write), from offset 0
   // AXI4-Lite handshakes of the last edge (tick()), and the response signals then.
   static constexpr uint32_t kAxilAw = 1, kAxilW = 2, kAxilB = 4, kAxilAr = 8, kAxilR = 16;
   uint32_t axil_fire_ = 0, axil_bresp_ = 0, axil_rresp_ = 0, axil_rdata_ = 0;
