@@ -12,13 +12,16 @@
       OUT_DIR/params.txt (the parameters' names in the compiled executable, one a line: the
       ONNX names, with "^T" after a Linear layer's weight, which the importer stores
       transposed, [in, out], as its Gemm's transB asks).
-  alexnet_train_step.py compare OUT_DIR DEVICE_DIR [--tol 1e-5]
+  alexnet_train_step.py compare OUT_DIR DEVICE_DIR [--tol 1e-5] [--logit-tol 1e-6]
       DEVICE_DIR/loss.f32 (the device's losses) and DEVICE_DIR/<parameter>.f32 against the
       reference: the loss within tol relative, every weight within tol absolute, and each
       tensor's update (the weights after the step minus before, from the ONNX file) within
       --update-tol of its largest PyTorch update (at lr 0.01 the updates are 4e-6 to 2.5e-3,
       so a missing or wrong update could pass the absolute bound alone). Prints the largest
-      differences; exits 1 if any is over.
+      differences; exits 1 if any is over. Weights kept in device memory (no file: a target
+      whose SRAM cannot hold them, docs/weight-streaming.md) are checked through
+      DEVICE_DIR/logits.f32, the inference program's logits on OUT_DIR/x_infer.npy after the
+      step, against PyTorch's model after its step (ref/logits_after.npy) within --logit-tol.
 """
 import argparse
 import os
@@ -51,12 +54,21 @@ def export(a):
     for n in names:
         if n not in params:
             sys.exit("initializer %s is not a parameter of the module" % n)
+    # One more image, for the inference program after the step: its logits before and after.
+    x_infer = torch.rand(1, 3, 224, 224, generator=gen)
+    np.save(os.path.join(a.out_dir, "x_infer.npy"), x_infer.numpy().astype("<f4"))
+    with torch.no_grad():
+        before = m(x_infer)
     opt = torch.optim.SGD(m.parameters(), lr=a.lr, momentum=0.9)
     opt.zero_grad()
     per_image = torch.nn.functional.cross_entropy(m(x), labels, reduction="none")
     per_image.mean().backward()
     opt.step()
+    with torch.no_grad():
+        after = m(x_infer)
     np.save(os.path.join(a.out_dir, "ref", "loss.npy"), per_image.detach().numpy().astype("<f4"))
+    np.save(os.path.join(a.out_dir, "ref", "logits_before.npy"), before.numpy().astype("<f4"))
+    np.save(os.path.join(a.out_dir, "ref", "logits_after.npy"), after.numpy().astype("<f4"))
     with open(os.path.join(a.out_dir, "params.txt"), "w") as f:
         for n in names:
             np.save(os.path.join(a.out_dir, "ref", n + ".npy"), params[n].detach().numpy().astype("<f4"))
@@ -84,9 +96,13 @@ def compare(a):
     worst = (0.0, "")
     init = {i.name: numpy_helper.to_array(i).astype(np.float64)
             for i in onnx.load(os.path.join(a.out_dir, "alexnet_train.onnx")).graph.initializer}
+    streamed = []
     for n in names:
         r = np.load(os.path.join(ref, n.replace("^T", "") + ".npy")).astype(np.float64)
         r = (r.T if n.endswith("^T") else r).ravel()
+        if not os.path.exists(os.path.join(a.device_dir, n + ".f32")):
+            streamed.append(n)  # in device memory: seen through the logits after the step
+            continue
         d = np.fromfile(os.path.join(a.device_dir, n + ".f32"), np.float32).astype(np.float64)
         if d.shape != r.shape:
             print("%s: device %d values, PyTorch %d" % (n, d.size, r.size))
@@ -102,6 +118,23 @@ def compare(a):
             worst = (diff, n)
         ok &= diff <= a.tol and udiff <= a.update_tol
     print("updated weights: largest absolute difference %.3g (%s), tolerance %g" % (worst[0], worst[1], a.tol))
+    # The inference program after the step (DEVICE_DIR/logits.f32, if run): the updated
+    # weights, those kept in device memory included, as PyTorch's model after its step sees
+    # x_infer.npy. The step must move the logits by far more than the tolerance, else a lost
+    # update would pass.
+    logits = os.path.join(a.device_dir, "logits.f32")
+    if streamed and not os.path.exists(logits):
+        print("%s: not read back (in device memory) and no logits after the step to check them by" % " ".join(streamed))
+        return 1
+    if os.path.exists(logits):
+        d = np.fromfile(logits, np.float32).astype(np.float64)
+        after = np.load(os.path.join(ref, "logits_after.npy")).astype(np.float64).ravel()
+        before = np.load(os.path.join(ref, "logits_before.npy")).astype(np.float64).ravel()
+        diff, moved = np.abs(d - after).max(), np.abs(after - before).max()
+        print("logits after the step (inference program; %s only through them): largest difference from "
+              "PyTorch's %.3g, tolerance %g; the step moved them by up to %.3g"
+              % (" ".join(streamed) if streamed else "every weight", diff, a.logit_tol, moved))
+        ok &= d.shape == after.shape and diff <= a.logit_tol and moved > 100 * a.logit_tol
     return 0 if ok else 1
 
 
@@ -118,6 +151,7 @@ def main():
     c.add_argument("device_dir")
     c.add_argument("--tol", type=float, default=1e-5)
     c.add_argument("--update-tol", type=float, default=1e-3)
+    c.add_argument("--logit-tol", type=float, default=1e-6)
     a = ap.parse_args()
     return export(a) if a.cmd == "export" else compare(a)
 

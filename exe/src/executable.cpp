@@ -26,6 +26,7 @@ const char* direction_name(StreamDirection d) {
     case StreamDirection::kHostToDevice: return "host->device";
     case StreamDirection::kDeviceToHost: return "device->host";
     case StreamDirection::kDeviceMemoryToDevice: return "device memory->device";
+    case StreamDirection::kDeviceToDeviceMemory: return "device->device memory";
   }
   return "?";
 }

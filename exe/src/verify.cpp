@@ -180,14 +180,14 @@ void verify(const Executable& e, const std::string& name) {
   std::set<uint32_t> indices;
   for (const Stream& s : e.streams) {
     const std::string at = "stream '" + s.name + "'";
-    if (unsigned(s.direction) > unsigned(StreamDirection::kDeviceMemoryToDevice))
+    if (unsigned(s.direction) > unsigned(StreamDirection::kDeviceToDeviceMemory))
       fail(name, at + ": unknown direction " + std::to_string(unsigned(s.direction)));
-    if (s.from_device_memory() && (s.source_offset % 4 || s.source_offset > e.device_memory.size() ||
+    if (s.in_device_memory() && (s.source_offset % 4 || s.source_offset > e.device_memory.size() ||
                                    transfer_bytes(s) > e.device_memory.size() - s.source_offset))
       fail(name, at + ": " + std::to_string(transfer_bytes(s)) + " bytes at offset " + std::to_string(s.source_offset) +
                      " of device memory (" + std::to_string(e.device_memory.size()) +
                      " bytes) are not aligned or not all there");
-    if (!s.from_device_memory() && s.source_offset)
+    if (!s.in_device_memory() && s.source_offset)
       fail(name, at + ": source offset " + std::to_string(s.source_offset) + " on a stream from or to the host");
     if (!indices.insert(s.index).second) fail(name, at + ": index " + std::to_string(s.index) + " used twice");
     c.dtype(at, s.dtype);

@@ -51,24 +51,34 @@ double first_proportion(uint64_t persistent_bytes, const arch::Target& target, u
 
 exe::Executable compile_with_proportions(double first, bool is_fixed, const passes::CompileOptions& o,
                                          const std::string& output, const std::function<graph::Graph(double)>& lower) {
-  std::exception_ptr last;  // the last proportion's error: reported if a smaller one cannot even be lowered
-  for (double p = first;; p /= 2) {
+  std::exception_ptr fit_error;  // the last proportion that lowered but did not fit
+  std::set<double> tried;
+  for (double p = first;;) {
+    tried.insert(p);
     std::optional<graph::Graph> g;
     try {
       g.emplace(lower(p));
     } catch (const std::exception& e) {
-      if (!last) throw;
-      note("cannot lower with memory proportion " + proportion(p) + " (" + e.what() + "): the error with " +
-           proportion(2 * p) + " stands");
-      std::rethrow_exception(last);
+      // A first proportion below 0.5 (a big training graph's) may leave an op no share that
+      // fits: try twice as much, up to 0.5. After a fit failure the error there stands.
+      if (!is_fixed && !fit_error && p < 0.5 && !tried.count(2 * p)) {
+        note("cannot lower with memory proportion " + proportion(p) + " (" + e.what() + "): lowering again with " +
+             proportion(2 * p));
+        p *= 2;
+        continue;
+      }
+      if (!fit_error) throw;
+      note("cannot lower with memory proportion " + proportion(p) + " (" + e.what() + "): the error before stands");
+      std::rethrow_exception(fit_error);
     }
     try {
       return compile_and_write(std::move(*g), o, output);
     } catch (const passes::CompileError& e) {
-      if (is_fixed || p <= 1.0 / 16) throw;
-      last = std::current_exception();
+      if (is_fixed || p <= 1.0 / 16 || tried.count(p / 2)) throw;
+      fit_error = std::current_exception();
       note("does not fit with memory proportion " + proportion(p) + ": lowering again with " + proportion(p / 2) +
            " (smaller shares per op)");
+      p /= 2;
     }
   }
 }

@@ -34,6 +34,7 @@ int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CL
   cfg.in_place = !c.no_in_place;
   cfg.early_updates = !c.no_early_updates;
   cfg.recompute = recompute_kinds(c);
+  cfg.note = note;
   check_output_file(c.output, "-o");
   check_memory_proportion(c, cmd);
 

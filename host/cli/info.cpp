@@ -84,10 +84,11 @@ int info(const std::string& model) {
   std::printf("%s: target %s, %u tiles, firmware %zu bytes, %zu segments\n", model.c_str(), e.target.c_str(), e.tiles,
               e.firmware.size(), e.segments.size());
   if (!e.device_memory.empty()) {
-    size_t from = 0;
-    for (const exe::Stream& s : e.streams) from += s.from_device_memory();
-    std::printf("device memory: %zu bytes, loaded once; %zu streams read it (weights streamed to the tiles)\n",
-                e.device_memory.size(), from);
+    size_t from = 0, to = 0;
+    for (const exe::Stream& s : e.streams) from += s.from_device_memory(), to += s.to_device_memory();
+    std::printf("device memory: %zu bytes, loaded once; %zu streams read it (weights streamed to the tiles)%s\n",
+                e.device_memory.size(), from,
+                to ? (", " + std::to_string(to) + " write back to it (updated weights and velocities)").c_str() : "");
   }
   print_memory(e.memory);
 

@@ -77,7 +77,7 @@ int profile(const ProfileArgs& a) {
   }
   for (uint32_t i : program->streams) {
     const exe::Stream& s = e.streams.at(i);
-    if (s.from_device_memory() || std::find(given.begin(), given.end(), s.name) != given.end()) continue;
+    if (s.in_device_memory() || std::find(given.begin(), given.end(), s.name) != given.end()) continue;
     given.push_back(s.name);
     if (s.direction == exe::StreamDirection::kHostToDevice)
       engine.connect_stream(s.name, [](std::span<std::byte> d) { std::fill(d.begin(), d.end(), std::byte{0}); });

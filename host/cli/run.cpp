@@ -50,7 +50,24 @@ int run(const RunArgs& a) {
   if (!a.xclbin.empty()) check_input_file(a.xclbin, "--xclbin");
   note("reading " + a.model);
   const exe::Executable e = exe::read_file(a.model);
-  const exe::Program* program = &choose_program(e, a.model, a.program);
+  // --program A,B: the programs in turn, one load (e.g. a training step, then inference on
+  // the weights it left on the device).
+  std::vector<const exe::Program*> programs;
+  for (size_t at = 0; programs.empty() || at <= a.program.size();) {
+    const size_t comma = std::min(a.program.find(',', at), a.program.size());
+    if (!a.program.empty() && comma == at) throw std::runtime_error("--program " + a.program + ": an empty program name");
+    programs.push_back(&choose_program(e, a.model, a.program.substr(at, comma - at)));
+    at = comma + 1;
+  }
+  if (a.mnist_test && programs.size() > 1) throw std::runtime_error("--mnist-test runs one program: drop the others from --program");
+  const exe::Program* program = programs.front();
+  // The first program using a stream (its transfers size the stream's buffer), or null.
+  auto user_of = [&](const std::string& stream) -> const exe::Program* {
+    for (const exe::Program* p : programs)
+      for (uint32_t i : p->streams)
+        if (e.streams.at(i).name == stream) return p;
+    return nullptr;
+  };
   const std::unique_ptr<device::Device> device = open_device(a.device, e, a.threads, a.remote, a.xclbin);
   runtime::EngineOptions opts;
   opts.progress = note;
@@ -90,7 +107,8 @@ int run(const RunArgs& a) {
     const NameFile nf = split(arg, "--input");
     const std::string& name = nf.name;
     if (const exe::Stream* s = e.find_stream(name)) {
-      engine.connect_stream(name, std::span(buffers.emplace_back(read_stream_input(e, *program, *s, nf))));
+      const exe::Program* user = user_of(name);
+      engine.connect_stream(name, std::span(buffers.emplace_back(read_stream_input(e, user ? *user : *program, *s, nf))));
       connected.insert(name);
     } else if (const exe::Tensor* t = e.find_tensor(name)) {
       uint64_t elements = 1;
@@ -112,9 +130,11 @@ int run(const RunArgs& a) {
       if (s->direction != exe::StreamDirection::kDeviceToHost)
         throw std::runtime_error("--output " + nf.name + ": stream '" + nf.name + "' is host-to-device; use --input");
       uint64_t transfers = 0;
-      for (uint32_t i : program->streams) transfers += e.streams.at(i).name == nf.name;
+      for (const exe::Program* p : programs)
+        for (uint32_t i : p->streams) transfers += e.streams.at(i).name == nf.name;
       if (transfers == 0)
-        throw std::runtime_error("--output " + nf.name + ": program '" + program->name + "' does not use this stream");
+        throw std::runtime_error("--output " + nf.name + ": program '" + (a.program.empty() ? program->name : a.program) +
+                                 "' does not use this stream");
       auto& buf = buffers.emplace_back(transfers * exe::transfer_bytes(*s));
       engine.connect_stream(nf.name, std::span(buf));
       connected.insert(nf.name);
@@ -125,32 +145,36 @@ int run(const RunArgs& a) {
       throw std::runtime_error("--output " + nf.name + ": no stream or tensor of that name in " + a.model);
     }
   }
-  // The program's other streams: inputs are required; unrequested outputs are dropped.
-  for (uint32_t i : program->streams) {
-    const exe::Stream& s = e.streams.at(i);
-    if (connected.count(s.name) || s.from_device_memory()) continue;
-    if (s.direction == exe::StreamDirection::kHostToDevice)
-      throw std::runtime_error("program '" + program->name + "' reads stream '" + s.name + "': give --input " + s.name +
-                               "=FILE");
-    engine.connect_stream(s.name, [](std::span<std::byte>) {});
-    connected.insert(s.name);
-  }
+  // The programs' other streams: inputs are required; unrequested outputs are dropped.
+  for (const exe::Program* p : programs)
+    for (uint32_t i : p->streams) {
+      const exe::Stream& s = e.streams.at(i);
+      if (connected.count(s.name) || s.in_device_memory()) continue;
+      if (s.direction == exe::StreamDirection::kHostToDevice)
+        throw std::runtime_error("program '" + p->name + "' reads stream '" + s.name + "': give --input " + s.name +
+                                 "=FILE");
+      engine.connect_stream(s.name, [](std::span<std::byte>) {});
+      connected.insert(s.name);
+    }
 
-  note("running program '" + program->name + "' on " + a.device);
-  try {
-    engine.run(program->name, std::chrono::milliseconds(a.timeout_ms));
-  } catch (...) {
-    if (!a.report.empty()) engine.write_report_json(a.report);  // the failed run is in it
-    throw;
+  for (const exe::Program* p : programs) {
+    note("running program '" + p->name + "' on " + a.device);
+    try {
+      engine.run(p->name, std::chrono::milliseconds(a.timeout_ms));
+    } catch (...) {
+      if (!a.report.empty()) engine.write_report_json(a.report);  // the failed run is in it
+      throw;
+    }
+    const runtime::RunReport& r = engine.reports().back();
+    char line[256];
+    std::snprintf(line, sizeof line, "program '%s' done: %u supersteps, %u host syncs, %.3f s; %llu bytes to and from the host",
+                  r.program.c_str(), r.supersteps, r.host_syncs, r.wall_seconds, static_cast<unsigned long long>(r.host_bytes));
+    if (r.device_memory_bytes)
+      std::snprintf(line + std::strlen(line), sizeof line - std::strlen(line), ", %llu to and from device memory",
+                    static_cast<unsigned long long>(r.device_memory_bytes));
+    note(line);
   }
   const runtime::RunReport& r = engine.reports().back();
-  char line[256];
-  std::snprintf(line, sizeof line, "program '%s' done: %u supersteps, %u host syncs, %.3f s; %llu bytes to and from the host",
-                r.program.c_str(), r.supersteps, r.host_syncs, r.wall_seconds, static_cast<unsigned long long>(r.host_bytes));
-  if (r.device_memory_bytes)
-    std::snprintf(line + std::strlen(line), sizeof line - std::strlen(line), ", %llu from device memory",
-                  static_cast<unsigned long long>(r.device_memory_bytes));
-  note(line);
 
   if (a.mnist_test) {
     std::vector<uint32_t> p(test.labels.size());

@@ -34,7 +34,7 @@ grep -E "lowered|wrote" "$work/compile.log"
 outs=()
 for o in $outputs; do outs+=("${o%%:*}=$work/device_${o%%:*}.npy"); done
 /usr/bin/time -f "$me: run took %e s, %M KB" \
-  "$tessera" run "$work/$model.tsx" --device "$device" --threads 2 --input x="$work/x.npy" \
+  "$tessera" run "$work/$model.tsx" --device "$device" --threads 2 --timeout-ms 900000 --input x="$work/x.npy" \
   --output "${outs[@]}" > "$work/run.log" 2>&1 \
   || { cat "$work/run.log"; fail "tessera run"; }
 tail -1 "$work/run.log"

@@ -306,6 +306,16 @@ TEST(ExeErrors, DeviceMemory) {
   e = synthetic();
   e.streams[0].source_offset = 8;
   EXPECT_EQ(error_of(e), "model.tsx: stream 'input': source offset 8 on a stream from or to the host");
+  // A write back into device memory (training's updated weights) is held to the same bounds.
+  e = synthetic();
+  e.streams[2].direction = StreamDirection::kDeviceToDeviceMemory;
+  const Executable back = deserialize(serialize(e), "model.tsx");
+  EXPECT_TRUE(back.find_stream("weights")->to_device_memory());
+  EXPECT_TRUE(back.find_stream("weights")->in_device_memory());
+  EXPECT_STREQ(direction_name(back.find_stream("weights")->direction), "device->device memory");
+  e.streams[2].source_offset = 88;
+  EXPECT_EQ(error_of(e), "model.tsx: stream 'weights': 16 bytes at offset 88 of device memory (96 bytes) are not "
+                         "aligned or not all there");
   e = synthetic();
   e.device_memory.resize((uint64_t{arch::find_target("small")->device_memory_mib} << 20) + 4);
   EXPECT_THAT(error_of(e), HasSubstr("model.tsx: device memory: 268435460 bytes, target 'small' has 256 MiB"));
@@ -327,9 +337,9 @@ TEST(ExeErrors, ResealedEditsAreStillChecked) {
             })),
             "model.tsx: tensor 'bias': unknown dtype 9");
   EXPECT_EQ(load_error(edited(e, [](fb::Executable& r) {
-              r.mutable_streams()->GetMutableObject(0)->mutate_direction(fb::StreamDirection(3));
+              r.mutable_streams()->GetMutableObject(0)->mutate_direction(fb::StreamDirection(4));
             })),
-            "model.tsx: stream 'input': unknown direction 3");
+            "model.tsx: stream 'input': unknown direction 4");
   EXPECT_EQ(load_error(edited(e, [](fb::Executable& r) { r.mutate_exchange_bytes(5); })), "")
       << "a re-sealed harmless edit loads";
 }

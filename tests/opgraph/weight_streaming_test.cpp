@@ -7,11 +7,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <span>
 
 #include "tessera/arch/tile_map.h"
 #include "tessera/emu/machine.h"
+#include "tessera/opgraph/autodiff.h"
 #include "tessera/opgraph/eval.h"
 #include "tessera/opgraph/lower.h"
 #include "tessera/opgraph/opgraph.h"
@@ -193,6 +195,127 @@ TEST(WeightStreaming, ModelBiggerThanTheTilesMatchesTheInterpreter) {
       EXPECT_LT(waits, host) << "no read overlapped any compute";
     }
   }
+}
+
+// Training with a weight in device memory (docs/weight-streaming.md, "Training"): an MLP
+// 256-512-16 on `small`, whose first weight (512 KB, with its velocity and gradient three
+// times that) would not fit beside the rest, keeps it there: each step streams it through
+// the tiles for the forward product and again, chunk by chunk, for its gradients and the
+// update, writing values and velocity back. Four steps of program "train" against the
+// op graph's interpreter (each step's loss depends on the updates before it), then program
+// "infer" (another lowering, streaming the same weight) against the interpreter's updated
+// parameters; ISS and native bit for bit.
+TEST(WeightStreaming, TrainingWritesUpdatedWeightsBackToDeviceMemory) {
+  const uint32_t seed = 20261203, batch = 4, steps = 4;
+  std::printf("seed %u\n", seed);
+  std::mt19937 rng(seed);
+  const std::vector<uint32_t> widths = {256, 512, 16};
+  // The MLP; its layers' ops named with `prefix` (two programs' ops in one graph need
+  // distinct names), its parameters by layer.
+  auto build = [&](OpGraph& og, const char* input, uint32_t rows, std::vector<Value>& params, const std::string& prefix) {
+    std::mt19937 wr(seed + 1);
+    Value h = og.input(input, DType::kF32, {rows, widths[0]});
+    for (size_t l = 0; l + 1 < widths.size(); ++l) {
+      const std::string layer = "fc" + std::to_string(l + 1);
+      const Value w = og.parameter(layer + ".w", {widths[l], widths[l + 1]},
+                                   seeded(widths[l] * widths[l + 1], 1.0f / std::sqrt(float(widths[l])), wr));
+      const Value b = og.parameter(layer + ".b", {widths[l + 1]}, seeded(widths[l + 1], 0.1f, wr));
+      params.insert(params.end(), {w, b});
+      h = og.add_bias(og.matmul(h, w, prefix + layer), b, prefix + layer);
+      if (l + 2 < widths.size()) h = og.relu(h, prefix + layer);
+    }
+    return h;
+  };
+  OpGraph train;
+  std::vector<Value> params;
+  const Value logits = build(train, "x", batch, params, "");
+  const Value labels = train.input("labels", DType::kU32, {batch});
+  const Value loss = train.softmax_xent(logits, labels, "loss");
+  train.output("loss", loss);
+  const std::vector<Value> grads = opgraph::gradients(train, loss, params);
+  for (size_t i = 0; i < params.size(); ++i) train.sgd_momentum(params[i], grads[i], 0.9f, 0.05f, 100, "sgd");
+  OpGraph infer;
+  std::vector<Value> infer_params;
+  infer.output("logits", build(infer, "x_infer", 2, infer_params, "infer."));
+
+  const passes::CompileOptions co = options();
+  graph::Graph g(*arch::find_target("small"));
+  opgraph::LowerOptions lo;
+  lo.batches = steps;
+  lo.firmware_bytes = co.layout.firmware_end - arch::kSramBase;
+  lo.train = true;
+  std::string notes;
+  lo.note = [&](const std::string& s) { notes += s + "\n"; };
+  lo.streamed = std::make_shared<std::map<std::string, std::shared_ptr<const ops::StreamedWeight>>>();
+  opgraph::LowerOptions li;
+  li.firmware_bytes = lo.firmware_bytes;
+  li.parameters = opgraph::lower(train, g, lo);
+  li.streamed = lo.streamed;
+  ASSERT_EQ(lo.streamed->count("fc1.w"), 1u) << notes;
+  EXPECT_EQ(li.parameters.count("fc1.w"), 0u) << "a streamed weight has no tensor";
+  EXPECT_GE(lo.streamed->at("fc1.w")->chunks(), 2u);
+  opgraph::lower(infer, g, li);
+  const exe::Executable e = passes::compile(g, co);  // throws if a tile does not fit
+
+  std::vector<float> x = seeded(steps * batch * widths[0], 1.0f, rng), xi = seeded(2 * widths[0], 1.0f, rng);
+  std::vector<uint32_t> ls(steps * batch);
+  for (uint32_t& l : ls) l = rng() % widths.back();
+  // The interpreter: each step's losses, then the logits with the updated parameters.
+  opgraph::Interpreter it(train);
+  std::vector<float> want_loss;
+  for (uint32_t s = 0; s < steps; ++s) {
+    const std::vector<float> xs(x.begin() + s * batch * widths[0], x.begin() + (s + 1) * batch * widths[0]);
+    const opgraph::Words lab(ls.begin() + s * batch, ls.begin() + (s + 1) * batch);
+    const std::vector<float> l = opgraph::to_floats(it.step({{"x", opgraph::to_words(xs)}, {"labels", lab}})[loss.id]);
+    want_loss.insert(want_loss.end(), l.begin(), l.end());
+  }
+  OpGraph updated;  // the inference graph with the interpreter's parameters
+  {
+    Value h = updated.input("x_infer", DType::kF32, {2, widths[0]});
+    for (size_t l = 0; l + 1 < widths.size(); ++l) {
+      const std::string layer = "fc" + std::to_string(l + 1);
+      const Value w = updated.parameter(layer + ".w", {widths[l], widths[l + 1]}, it.parameter(params[2 * l]));
+      const Value b = updated.parameter(layer + ".b", {widths[l + 1]}, it.parameter(params[2 * l + 1]));
+      h = updated.add_bias(updated.matmul(h, w, layer), b, layer);
+      if (l + 2 < widths.size()) h = updated.relu(h, layer);
+    }
+    updated.output("logits", h);
+  }
+  std::vector<float> want_logits;
+  for (const opgraph::Op& op : updated.ops())
+    if (op.kind == opgraph::OpKind::kOutput)
+      want_logits = opgraph::to_floats(opgraph::evaluate(updated, {{"x_infer", opgraph::to_words(xi)}}).at(op.operands[0].id));
+  std::vector<float> moved_logits;  // with the initial parameters: the updates must show
+  for (const opgraph::Op& op : infer.ops())
+    if (op.kind == opgraph::OpKind::kOutput)
+      moved_logits = opgraph::to_floats(opgraph::evaluate(infer, {{"x_infer", opgraph::to_words(xi)}}).at(op.operands[0].id));
+
+  std::vector<std::vector<float>> runs;
+  for (const emu::Mode mode : {emu::Mode::kNative, emu::Mode::kIss}) {
+    auto m = machine(e, mode);
+    runtime::Engine engine(*m, e);
+    engine.load();
+    std::vector<float> got_loss(steps * batch), got_logits(2 * widths.back());
+    engine.connect_stream("x", std::span(x));
+    engine.connect_stream("labels", std::span(ls));
+    engine.connect_stream("loss", std::span(got_loss));
+    engine.connect_stream("x_infer", std::span(xi));
+    engine.connect_stream("logits", std::span(got_logits));
+    engine.run("train", std::chrono::minutes(5));
+    EXPECT_EQ(engine.reports().back().host_bytes, 4u * steps * batch * (widths[0] + 2)) << "only x, labels and losses";
+    engine.run("infer", std::chrono::minutes(5));
+    for (size_t i = 0; i < want_loss.size(); ++i)
+      EXPECT_NEAR(got_loss[i], want_loss[i], 1e-5 * std::fabs(want_loss[i])) << "loss " << i;
+    float changed = 0;
+    for (size_t i = 0; i < want_logits.size(); ++i) {
+      EXPECT_NEAR(got_logits[i], want_logits[i], 1e-5 * (1 + std::fabs(want_logits[i]))) << "logit " << i;
+      changed = std::max(changed, std::fabs(want_logits[i] - moved_logits[i]));
+    }
+    EXPECT_GT(changed, 1e-3f) << "the steps did not move the logits: the test would not see a lost update";
+    got_loss.insert(got_loss.end(), got_logits.begin(), got_logits.end());
+    runs.push_back(got_loss);
+  }
+  EXPECT_EQ(0, std::memcmp(runs[0].data(), runs[1].data(), runs[0].size() * 4)) << "ISS and native differ";
 }
 
 // The device's refusals: device memory written only in reset and within the target's size,

@@ -84,6 +84,9 @@ void build_classifier_training(graph::Graph& g, const OpGraph& model, const OpGr
   t.in_place = c.in_place;
   t.early_updates = c.early_updates;
   t.recompute = c.recompute;
+  t.note = c.note;
+  // Weights the training program keeps in device memory, streamed by the inference program too.
+  t.streamed = std::make_shared<std::map<std::string, std::shared_ptr<const ops::StreamedWeight>>>();
   const std::map<std::string, graph::Tensor> bound = opgraph::lower(og.train, g, t);
   opgraph::LowerOptions i;
   i.batches = c.infer_batches;
@@ -93,6 +96,7 @@ void build_classifier_training(graph::Graph& g, const OpGraph& model, const OpGr
   i.memory_proportion = c.memory_proportion;
   i.in_place = c.in_place;
   i.parameters = bound;
+  i.streamed = t.streamed;
   opgraph::lower(og.infer, g, i);
 }
 

@@ -19,6 +19,21 @@ using graph::Tensor;
 
 namespace {
 
+constexpr size_t kNoOp = ~size_t{0};  // above any op index
+
+// A weight in device memory's gradients and update: lowered together at one op.
+struct StreamedBackward {
+  Value w;
+  size_t nt, tn, sgd;  // op indices; nt kNoOp without an input gradient
+};
+
+// A layer whose weight can stay in device memory in training (plan_streamed_weights).
+struct StreamCandidate {
+  detail::Layer layer;
+  StreamedBackward ops;
+  double bytes;
+};
+
 class Lowering : public detail::LowerContext {
  public:
   Lowering(const OpGraph& og, graph::Graph& g, const LowerOptions& o)
@@ -65,6 +80,8 @@ class Lowering : public detail::LowerContext {
       if ((it->kind == OpKind::kAddBias || it->kind == OpKind::kRelu) && whole_rows_[it->result.id])
         whole_rows_[it->operands[0].id] = true;
     }
+    gradient_layout_ = detail::gradient_layouts(og_);
+    plan_streamed_weights(o);
     plan_layers();
     plan_weight_regions(o.note);
   }
@@ -96,14 +113,17 @@ class Lowering : public detail::LowerContext {
         for (const Value v : op.operands) last[v.id] = i;
         if (op.result.valid()) last[op.result.id] = std::max(last[op.result.id], i);
       }
-      for (const Op& op : og_.ops())
-        if (op.kind == OpKind::kSgdMomentum)
+      for (size_t i = 0; i < og_.ops().size(); ++i) {
+        const Op& op = og_.ops()[i];
+        if (op.kind == OpKind::kSgdMomentum && !skip_.count(i))
           ready[std::max(last[op.operands[0].id], last[op.operands[1].id])].push_back(&op);
+      }
     }
     uint32_t made = 0;
     const size_t backward = first_gradient_op();
     for (size_t i = 0; i < og_.ops().size(); ++i) {
       const Op& op = og_.ops()[i];
+      if (skip_.count(i)) continue;  // lowered with a streamed weight's backward
       if (op.kind == OpKind::kOutput) {
         outputs.push_back(&op);
         continue;
@@ -205,8 +225,8 @@ class Lowering : public detail::LowerContext {
   // planned together (ops::plan_layer), so that W keeps one layout and its gradient (and a
   // bias's) is made where the parameter lies.
   void plan_layers() {
-    gradient_layout_ = detail::gradient_layouts(og_);
     std::vector<detail::Layer> layers = detail::find_layers(og_, gradient_layout_);
+    std::erase_if(layers, [&](const detail::Layer& l) { return streamed_w_.count(l.weight.id) > 0; });
     // A model whose layers' weights (training: with their velocities and gradients) would
     // take more than the tiles' budgets: each layer's blocks limited to its share of a tile's
     // budget (by its weight's size), so that the layers spread over the tiles rather than
@@ -233,6 +253,90 @@ class Lowering : public detail::LowerContext {
     // A big model's gradient ops share what its weights and velocities (spread evenly)
     // leave on a tile.
     if (big) grad_budget_ = std::max(0.25 * budget_, budget_ - total / tiles);
+  }
+
+  // Training weights in device memory (docs/weight-streaming.md, "Training"). When the
+  // parameters with their velocities and gradients would take more than kTooBig of what the
+  // firmware leaves on all tiles and the target has device memory, the biggest matmul
+  // weights whose layer is one forward product, at most one input gradient and one weight
+  // gradient that only their update reads stay there (ops::StreamedWeight), until the rest
+  // take at most kResident. Each is lowered at its forward product and, for its gradients
+  // and update together, at the first of its gradient products; the other and the update
+  // are then skipped. A later lowering given the same LowerOptions::streamed (the inference
+  // program) streams those weights in its matmuls.
+  void plan_streamed_weights(const LowerOptions& o) {
+    const std::vector<Op>& ops = og_.ops();
+    if (!train_) {
+      if (o.streamed)
+        for (const Op& op : ops)
+          if (const auto it = o.streamed->find(op.name);
+              op.kind == OpKind::kParameter && it != o.streamed->end() && !tensors_[op.result.id].valid())
+            streamed_w_[op.result.id] = it->second;
+      return;
+    }
+    // Only where the caller takes the streamed weights on to its other programs (they must
+    // not make tensors of their own from the initial values), and the target has device memory.
+    if (!o.streamed || g_.target().device_memory_mib == 0) return;
+    constexpr double kTooBig = 0.85, kResident = 0.25, kChunk = 0.05;
+    const double chip = available_ * g_.target().tiles;
+    double total = 0;
+    for (const Op& op : ops)
+      if (op.kind == OpKind::kParameter && !tensors_[op.result.id].valid())
+        total += 4.0 * detail::elements(og_.info(op.result).shape);
+    if (3 * total <= kTooBig * chip) return;
+    std::vector<StreamCandidate> candidates = streamable_layers();
+    std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+    std::string line;
+    double streamed = 0;
+    for (const StreamCandidate& c : candidates) {
+      if (3 * total <= kResident * chip) break;
+      const Value w = c.layer.weight;
+      const std::vector<uint32_t>& shape = og_.info(w).shape;
+      const std::string& name = og_.producer(w).name;
+      const uint32_t batch = og_.info(ops[c.layer.ops[0]].operands[0]).shape[0];
+      auto sw = std::make_shared<const ops::StreamedWeight>(g_, batch, shape[0], og_.constant_data(w), cost_,
+                                                            kChunk * available_, budget_, name);
+      streamed_w_[w.id] = sw;
+      (*o.streamed)[name] = sw;
+      backward_at_[std::min(c.ops.nt, c.ops.tn)] = c.ops;
+      if (c.ops.nt != kNoOp) skip_.insert(std::max(c.ops.nt, c.ops.tn));
+      skip_.insert(c.ops.sgd);
+      total -= c.bytes;
+      streamed += c.bytes;
+      line += " " + name + " (" + std::to_string(static_cast<int>(c.bytes / 1e6 + 0.5)) + " MB, " +
+              std::to_string(sw->chunks()) + " chunks)";
+    }
+    if (o.note && streamed > 0)
+      o.note("weight streaming (training): " + std::to_string(static_cast<int>(streamed / 1e6 + 0.5)) +
+             " MB of weights and as much of velocities stay in device memory; each step streams them through the "
+             "tiles for the forward products and again for the gradients and the update, written back:" + line);
+  }
+
+  // The layers (layers.h) not bound to another program's tensors whose weight has one
+  // forward product, at most one input gradient and one weight gradient that only the
+  // weight's update reads.
+  std::vector<StreamCandidate> streamable_layers() const {
+    const std::vector<Op>& ops = og_.ops();
+    std::vector<StreamCandidate> out;
+    for (detail::Layer& l : detail::find_layers(og_, gradient_layout_)) {
+      if (tensors_[l.weight.id].valid()) continue;
+      StreamedBackward b{l.weight, kNoOp, kNoOp, kNoOp};
+      uint32_t forwards = 0, nts = 0, tns = 0;
+      for (size_t k = 0; k < l.ops.size(); ++k) {
+        const ops::LayerProduct::Kind kind = l.products[k].kind;
+        forwards += kind == ops::LayerProduct::kForward;
+        if (kind == ops::LayerProduct::kInputGrad) ++nts, b.nt = l.ops[k];
+        if (kind == ops::LayerProduct::kWeightGrad) ++tns, b.tn = l.ops[k];
+      }
+      for (size_t i = 0; i < ops.size(); ++i)
+        if (ops[i].kind == OpKind::kSgdMomentum && ops[i].operands[0] == l.weight) b.sgd = i;
+      if (forwards != 1 || nts > 1 || tns != 1 || b.sgd == kNoOp || ops[b.sgd].operands[1] != ops[b.tn].result ||
+          uses_[ops[b.tn].result.id] != 1)
+        continue;
+      const double bytes = 4.0 * detail::elements(og_.info(l.weight).shape);
+      out.push_back({std::move(l), b, bytes});
+    }
+    return out;
   }
 
   // Whether a matmul's B is a constant used only there, baked block by block where the plan
@@ -392,10 +496,14 @@ class Lowering : public detail::LowerContext {
     if (!is_weight(v)) return tensors_[v.id];
     const Tensor t = constant(v);
     if (g_.variables()[t.var].mapping.tile_at(0) < 0) {
-      if (og_.producer(v).kind == OpKind::kParameter && t.shape.size() == 1) {
+      if (og_.producer(v).kind == OpKind::kParameter && t.shape.size() == 1 && t.size() <= kWholeBias) {
         // A parameter vector (a bias) whole on one tile, tiles taken in turn: its update
-        // and the copies to the tiles using it come from there.
+        // and the copies to the tiles using it come from there. A longer one in runs of 64
+        // over the tiles: its gradient gathers the partial sums of each run where the run
+        // lies (whole, AlexNet's 4096 would gather 64 KB on one tile).
         g_.set_tile_mapping(t, next_vector_tile_++ % g_.target().tiles);
+      } else if (og_.producer(v).kind == OpKind::kParameter && t.shape.size() == 1) {
+        g_.map_linearly(t, 64);
       } else {
         g_.map_linearly(t, grain(t.shape));
       }
@@ -440,6 +548,10 @@ class Lowering : public detail::LowerContext {
   }
 
   void lower_op(const Op& op, graph::Program& body) {
+    if (const auto it = backward_at_.find(static_cast<size_t>(&op - og_.ops().data())); it != backward_at_.end()) {
+      streamed_backward(it->second, body);
+      return;
+    }
     if (const detail::OpDef* def = detail::find_op_def(op.kind)) {
       def->lower(*this, op, body);
       return;
@@ -460,6 +572,10 @@ class Lowering : public detail::LowerContext {
         const Value a = op.operands[0], b = op.operands[1];
         const Tensor ta = mapped(a);
         const ValueInfo& ia = og_.info(a);
+        if (const auto it = streamed_w_.find(b.id); it != streamed_w_.end()) {
+          tensors_[op.result.id] = it->second->forward(g_, body, ta, whole_rows_[op.result.id], base(op) + ".matmul");
+          break;
+        }
         if (streamed_.count(static_cast<size_t>(&op - og_.ops().data()))) {
           ops::StreamedMatMulOptions so;
           so.chunk_bytes_per_tile = chunk_bytes_;
@@ -555,6 +671,19 @@ class Lowering : public detail::LowerContext {
   // softmax_xent and softmax_xent_grad of the same logits and labels are one vertex per
   // row block (the codelet writes both): lowered at the first of the two, the second then
   // finds its result made. Alone, either gets the other's result in a scratch tensor.
+  // A streamed weight's gradients and update (plan_streamed_weights): dX (if wanted) for the
+  // input gradient's result; the weight gradient never made whole.
+  void streamed_backward(const StreamedBackward& b, graph::Program& body) {
+    const std::vector<Op>& ops = og_.ops();
+    const Op& tn = ops[b.tn];
+    const Op& sgd = ops[b.sgd];
+    const bool want_dx = b.nt != kNoOp;
+    const ops::SgdSchedule s{sgd.momentum, sgd.lr0, sgd.total_steps};
+    const Tensor dx = streamed_w_.at(b.w.id)->backward(g_, body, mapped(tn.operands[0]), mapped(tn.operands[1]), want_dx,
+                                                       s, base(tn) + ".streamed");
+    if (want_dx) tensors_[ops[b.nt].result.id] = dx;
+  }
+
   void softmax_xent(const Op& op, graph::Program& body) {
     if (tensors_[op.result.id].valid()) return;  // made with its partner
     const OpKind other = op.kind == OpKind::kSoftmaxXent ? OpKind::kSoftmaxXentGrad : OpKind::kSoftmaxXent;
@@ -592,6 +721,7 @@ class Lowering : public detail::LowerContext {
   const std::set<OpKind> recompute_;     // LowerOptions::recompute
   const std::function<void(const std::string&)> note_;  // LowerOptions::note
   uint32_t next_vector_tile_ = 0;
+  static constexpr uint32_t kWholeBias = 1024;  // longer parameter vectors are spread (mapped())
   double replicated_bytes_ = 0;  // constants baked on every tile that reads them, so far
   ops::SgdState sgd_;  // what run()'s updates made
   std::vector<Tensor> tensors_;
@@ -604,6 +734,11 @@ class Lowering : public detail::LowerContext {
   std::map<size_t, std::pair<ops::MatMulPlan, ops::MatMulOptions>> layer_op_;  // by op index
   std::map<size_t, Region> regions_;                // weight regions, by op index
   std::set<size_t> streamed_;                       // ops whose constant weights stream from device memory
+  // Training weights in device memory (plan_streamed_weights): by the weight's value id; the
+  // op where each one's gradients and update are lowered, by op index; the ops skipped.
+  std::map<uint32_t, std::shared_ptr<const ops::StreamedWeight>> streamed_w_;
+  std::map<size_t, StreamedBackward> backward_at_;
+  std::set<size_t> skip_;
   double chunk_bytes_ = 0;                          // a streamed chunk's bytes per tile
   std::pair<uint32_t, uint32_t> window_tiles_{0, 0};  // the window ops' tiles with regions
 };

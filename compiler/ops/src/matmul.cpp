@@ -194,7 +194,7 @@ Tensor matmul_general(graph::Graph& g, graph::Program& prog, const Tensor& a, co
         const uint32_t rows = m1 - m0, depth = k1 - k0, cols = n1 - n0;
         const std::string id = at + std::to_string(t);
         // A's block as the codelet takes it: rows x depth, or depth x rows when ta.
-        Tensor* cached = o.a_blocks && !ta ? &(*o.a_blocks)[{t, m0, m1, k0, k1}] : nullptr;
+        Tensor* cached = o.a_blocks ? &(*o.a_blocks)[{t, m0, m1, k0, k1}] : nullptr;
         Tensor ablk;
         if (cached && cached->valid()) {
           ablk = *cached;  // gathered by an earlier product of the same A

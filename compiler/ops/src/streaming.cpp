@@ -7,6 +7,7 @@
 
 #include "tessera/graph/blocking.h"
 #include "tessera/ops/matmul.h"
+#include "streaming_detail.h"
 
 namespace tessera::ops {
 
@@ -29,12 +30,14 @@ ChunkPlan plan_chunk(uint32_t m, uint32_t k, uint32_t cols, uint32_t tiles, cons
   return c;
 }
 
-// B's columns [n0, n1) as the words of `w` (k x (n1 - n0)) in its stored order.
-std::vector<uint32_t> chunk_words(const graph::Graph& g, const Tensor& w, const std::vector<float>& b, uint32_t n,
+}  // namespace
+
+namespace detail {
+
+std::vector<uint32_t> chunk_words(const graph::Blocking& bl, uint32_t k, const std::vector<float>& b, uint32_t n,
                                   uint32_t n0, uint32_t n1) {
-  const uint32_t k = w.shape[0], cols = n1 - n0;
+  const uint32_t cols = n1 - n0;
   std::vector<uint32_t> words(size_t{k} * cols);
-  const graph::Blocking& bl = g.variables()[w.var].blocking;
   auto put = [&](uint32_t stored, uint32_t logical, uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
       const uint32_t l = logical + i;
@@ -48,7 +51,6 @@ std::vector<uint32_t> chunk_words(const graph::Graph& g, const Tensor& w, const 
   return words;
 }
 
-// A one-word read from device memory: its host sync is where what was issued before lands.
 graph::Program fence(graph::Graph& g, const std::string& name) {
   Tensor t = g.add_variable(exe::DType::kF32, {1}, name + ".fence");
   g.set_tile_mapping(t, 0);
@@ -56,11 +58,11 @@ graph::Program fence(graph::Graph& g, const std::string& name) {
   return graph::HostWrite(g.add_device_memory_stream(name + ".fence", exe::DType::kF32, {1}, std::span(&zero, 1)), t);
 }
 
-}  // namespace
+}  // namespace detail
 
 void stream_in(graph::Graph& g, graph::Program& prog, const Tensor& t, const std::string& name) {
   prog.add(graph::HostWrite(g.move_initial_value_to_device_memory(t, name), t));
-  prog.add(fence(g, name));
+  prog.add(detail::fence(g, name));
 }
 
 Tensor streamed_matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, const std::vector<float>& b,
@@ -98,12 +100,12 @@ Tensor streamed_matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, c
     for (uint32_t r = 0; r < m; ++r)
       p.add(graph::Copy(part.slice(r * (n1 - n0), (r + 1) * (n1 - n0)), c.slice(r * n + n0, r * n + n1)));
     product.push_back(std::move(p));
-    const std::vector<uint32_t> words = chunk_words(g, w, b, n, n0, n1);
+    const std::vector<uint32_t> words = detail::chunk_words(g.variables()[w.var].blocking, k, b, n, n0, n1);
     issue.push_back(graph::HostWrite(g.add_device_memory_stream(id + ".b", exe::DType::kF32, w.shape, words), w));
   }
   prog.add(std::move(issue[0]));
   for (uint32_t ch = 0; ch < chunks; ++ch) {
-    prog.add(ch + 1 < chunks ? std::move(issue[ch + 1]) : fence(g, name));  // the last lands at the fence
+    prog.add(ch + 1 < chunks ? std::move(issue[ch + 1]) : detail::fence(g, name));  // the last lands at the fence
     prog.add(std::move(product[ch]));
   }
   return c;

@@ -239,9 +239,15 @@ SgdState sgd_momentum(graph::Graph& g, graph::Program& prog, const std::vector<S
   for (const SgdParam& p : params) {
     if (p.grad.size() != p.w.size())
       throw GraphError("sgd_momentum '" + p.name + "': gradient " + g.describe(p.grad) + " for " + g.describe(p.w));
-    Tensor v = variable_like(g, exe::DType::kF32, p.w, p.name + ".velocity");
-    g.set_initial_zeros(v);
-    state.velocities.push_back(v);
+    Tensor v = p.velocity;
+    if (!v.valid()) {
+      v = variable_like(g, exe::DType::kF32, p.w, p.name + ".velocity");
+      g.set_initial_zeros(v);
+      state.velocities.push_back(v);
+    } else if (!same_layout(g, v, p.w)) {
+      throw GraphError("sgd_momentum '" + p.name + "': velocity " + g.describe(v) + " is not laid out like " +
+                       g.describe(p.w));
+    }
     const Tensor grad = relayout(g, prog, p.grad, p.w, p.name + ".grad").flatten();
     const Tensor vf = v.flatten();
     for (const auto& [tile, run] : runs(g, p.w)) {

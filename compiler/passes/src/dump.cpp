@@ -63,7 +63,10 @@ std::string dump(const graph::Graph& g, const Lowered& l) {
   }
   for (size_t s = 0; s < l.host_syncs.size(); ++s)
     o << "host sync " << s << " '" << l.host_syncs[s].name << "' "
-      << (l.host_syncs[s].direction != exe::StreamDirection::kDeviceToHost ? "to " : "from ")
+      << (l.host_syncs[s].direction == exe::StreamDirection::kHostToDevice ||
+                  l.host_syncs[s].direction == exe::StreamDirection::kDeviceMemoryToDevice
+              ? "to "
+              : "from ")
       << g.describe(l.host_syncs[s].tensor) << "\n";
   for (size_t c = 0; c < l.conditions.size(); ++c)
     o << "condition " << c << ": " << g.describe(l.conditions[c].cond) << " broadcast to "

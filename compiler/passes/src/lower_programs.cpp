@@ -125,16 +125,15 @@ class Lowering {
       case K::kHostWrite:
       case K::kHostRead: {
         const bool in = p.kind == K::kHostWrite;
+        // A device memory stream: HostWrite reads its bytes, HostRead writes them back.
         const bool dram = g_.streams()[p.stream].from_device_memory;
-        if (dram && !in)
-          throw graph::GraphError("program '" + prog_->name + "': HostRead of stream '" + g_.streams()[p.stream].name +
-                                  "', whose data is in device memory");
         const uint32_t s = static_cast<uint32_t>(out_.host_syncs.size());
         std::string name = g_.streams()[p.stream].name;
         const uint32_t reuse = uses_[name]++;
         if (reuse) name += "#" + std::to_string(reuse);
         out_.host_syncs.push_back({p.stream, in ? p.dst : p.src,
-                                   dram ? exe::StreamDirection::kDeviceMemoryToDevice
+                                   dram ? (in ? exe::StreamDirection::kDeviceMemoryToDevice
+                                              : exe::StreamDirection::kDeviceToDeviceMemory)
                                    : in ? exe::StreamDirection::kHostToDevice
                                         : exe::StreamDirection::kDeviceToHost,
                                    name});

@@ -154,7 +154,9 @@ class Liveness {
           const Lowered::HostSync& h = l_.host_syncs[w[at + 1]];
           steps_.push_back(kHostStep);
           land(step_);
-          access(h.tensor, step_++, h.direction != exe::StreamDirection::kDeviceToHost);
+          const bool into_tiles = h.direction == exe::StreamDirection::kHostToDevice ||
+                                  h.direction == exe::StreamDirection::kDeviceMemoryToDevice;
+          access(h.tensor, step_++, into_tiles);
           // A read from device memory lands by the next host sync: its bytes are taken until then.
           if (h.direction == exe::StreamDirection::kDeviceMemoryToDevice) landing_.push_back(h.tensor);
           at += 2;

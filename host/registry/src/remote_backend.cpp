@@ -132,12 +132,10 @@ class RemoteDevice final : public device::Device {
     pipeline(reqs, "DRAM_WRITE", [](const devd::Reply&, size_t) {});
   }
   void dram_to_tiles(std::span<const device::DmaSegment> segments) override {
-    // 20 bytes a segment, within the frame limit.
-    const size_t per = std::clamp<size_t>((max_frame_ - 64) / 20, 1, devd::kMaxSegments);
-    std::vector<devd::Request> reqs;
-    for (size_t at = 0; at < segments.size(); at += per)
-      reqs.emplace_back(devd::DramToTiles{{segments.begin() + at, segments.begin() + std::min(segments.size(), at + per)}});
-    pipeline(reqs, "DRAM_TO_TILES", [](const devd::Reply&, size_t) {});
+    pipeline(dram_segments<devd::DramToTiles>(segments), "DRAM_TO_TILES", [](const devd::Reply&, size_t) {});
+  }
+  void tiles_to_dram(std::span<const device::DmaSegment> segments) override {
+    pipeline(dram_segments<devd::TilesToDram>(segments), "TILES_TO_DRAM", [](const devd::Reply&, size_t) {});
   }
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override {
     // The server bounds one WAIT; ask again until an event or the timeout.
@@ -331,6 +329,16 @@ class RemoteDevice final : public device::Device {
       if (!first_error) on_reply(r, i);
     }
     if (first_error) throw device::DeviceError(where_ + ": " + *first_error);
+  }
+
+  // Device memory segments as requests of type M: 20 bytes a segment, within the frame limit.
+  template <class M>
+  std::vector<devd::Request> dram_segments(std::span<const device::DmaSegment> segments) const {
+    const size_t per = std::clamp<size_t>((max_frame_ - 64) / 20, 1, devd::kMaxSegments);
+    std::vector<devd::Request> reqs;
+    for (size_t at = 0; at < segments.size(); at += per)
+      reqs.emplace_back(M{{segments.begin() + at, segments.begin() + std::min(segments.size(), at + per)}});
+    return reqs;
   }
 
   std::vector<std::vector<device::DmaSegment>> chunks(

@@ -84,10 +84,13 @@ void Engine::serve_host_sync(const exe::Program& p, RunReport& r) {
   const uint64_t bytes = elements(s.shape) * eb;
   const std::string what = "stream '" + s.name + "'";
   auto segs = interval_segments(s.intervals, eb, what);
-  if (s.from_device_memory()) {  // from the device's DRAM: nothing crosses to the host
+  if (s.in_device_memory()) {  // to or from the device's DRAM: nothing crosses to the host
     for (device::DmaSegment& g : segs) g.host_offset += s.source_offset;
     try {
-      dev_.dram_to_tiles(segs);
+      if (s.from_device_memory())
+        dev_.dram_to_tiles(segs);
+      else
+        dev_.tiles_to_dram(segs);
       r.device_memory_bytes += bytes;
     } catch (const device::DeviceError& e) {
       throw EngineError("host sync " + std::to_string(sync) + " (" + what + "): " + e.what());
@@ -169,7 +172,7 @@ void Engine::run(const std::string& name, std::chrono::milliseconds timeout) {
   // Every stream the program uses must be connected before the device is touched.
   for (uint32_t i : p->streams) {
     const std::string& s = exe_.streams.at(i).name;
-    if (!exe_.streams[i].from_device_memory() && !connections_.count(s))
+    if (!exe_.streams[i].in_device_memory() && !connections_.count(s))
       throw EngineError("run('" + p->name + "'): stream '" + s + "' is not connected (connect_stream)");
   }
   for (auto& [n, c] : connections_) c.transfers = 0;

@@ -165,6 +165,25 @@ void Machine::dram_to_tiles(std::span<const device::DmaSegment> segments) {
   dram_pending_.insert(dram_pending_.end(), segments.begin(), segments.end());
 }
 
+// Taken now (the tiles wait in the sync); in the cycle model the bytes use the host nodes'
+// path to device memory as reads do, so a later read waits behind them.
+void Machine::tiles_to_dram(std::span<const device::DmaSegment> segments) {
+  if (state_ != device::kStateHostSync) throw DeviceError("tiles_to_dram: only while the tiles wait in a host sync");
+  const uint64_t size = uint64_t{target_.device_memory_mib} << 20;
+  for (const auto& s : segments)
+    if (s.tile >= tiles_.size() || ((s.addr | s.bytes | s.host_offset) & 3) || s.addr < arch::kSramBase ||
+        uint64_t{s.addr} - arch::kSramBase + s.bytes > target_.sram_bytes || s.host_offset > size ||
+        s.bytes > size - s.host_offset)
+      throw DeviceError("tiles_to_dram: segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " +
+                        std::to_string(s.bytes) + " bytes to device memory at " + std::to_string(s.host_offset) +
+                        ") is out of range");
+  for (const auto& s : segments) {
+    if (dram_.size() < s.host_offset + s.bytes) dram_.resize(s.host_offset + s.bytes);
+    std::memcpy(dram_.data() + s.host_offset, tiles_[s.tile]->sram().data() + (s.addr - arch::kSramBase), s.bytes);
+    dram_new_bytes_ += s.bytes;
+  }
+}
+
 // Reads still in flight when every tile halts land then, uncharged (the compiler follows each
 // read with a host sync, so none is left in a finished program).
 uint64_t Machine::land_dram_reads() {

@@ -53,7 +53,14 @@ struct Tensor {
 
 // kDeviceMemoryToDevice: the data comes from the device's own DRAM (Executable::device_memory,
 // loaded once), not from the host; it lands by the next host sync (docs/weight-streaming.md).
-enum class StreamDirection : uint8_t { kHostToDevice = 0, kDeviceToHost = 1, kDeviceMemoryToDevice = 2 };
+// kDeviceToDeviceMemory: the tiles' data goes back into that DRAM, at the host sync (weights
+// and velocities a training step updated).
+enum class StreamDirection : uint8_t {
+  kHostToDevice = 0,
+  kDeviceToHost = 1,
+  kDeviceMemoryToDevice = 2,
+  kDeviceToDeviceMemory = 3
+};
 
 const char* direction_name(StreamDirection d);  // "host->device", ...
 
@@ -65,9 +72,12 @@ struct Stream {
   DType dtype = DType::kF32;
   std::vector<uint32_t> shape;      // of one transfer
   std::vector<Interval> intervals;  // where each element goes on the device
-  uint64_t source_offset = 0;       // kDeviceMemoryToDevice: byte offset of element 0 in device_memory
+  uint64_t source_offset = 0;       // in device memory: byte offset of element 0 in device_memory
   bool operator==(const Stream&) const = default;
   bool from_device_memory() const { return direction == StreamDirection::kDeviceMemoryToDevice; }
+  bool to_device_memory() const { return direction == StreamDirection::kDeviceToDeviceMemory; }
+  // Its data stays on the device (either direction): no host buffer is connected to it.
+  bool in_device_memory() const { return from_device_memory() || to_device_memory(); }
 };
 
 // Bytes of one transfer of `s` (its shape's elements times its dtype's size).

@@ -200,6 +200,11 @@ std::vector<std::byte> encode(const Request& r, uint32_t max_frame) {
             w.segments(m.segments, /*offsets=*/true);
             return w.frame(max_frame, "DRAM_TO_TILES");
           },
+          [&](const TilesToDram& m) {
+            Writer w(Type::kTilesToDram);
+            w.segments(m.segments, /*offsets=*/true);
+            return w.frame(max_frame, "TILES_TO_DRAM");
+          },
       },
       r);
 }
@@ -347,6 +352,13 @@ Request parse_request(std::span<const std::byte> body) {
       r.end();
       return m;
     }
+    case Type::kTilesToDram: {
+      Reader r(b, "TILES_TO_DRAM");
+      TilesToDram m;
+      m.segments = r.segments(/*offsets=*/true);
+      r.end();
+      return m;
+    }
     default:
       throw ProtocolError("request: unknown type " + std::to_string(static_cast<unsigned>(type)));
   }
@@ -393,7 +405,8 @@ Reply parse_reply(std::span<const std::byte> body) {
     case Type::kConfigure:
     case Type::kDmaWrite:
     case Type::kDramWrite:
-    case Type::kDramToTiles: {
+    case Type::kDramToTiles:
+    case Type::kTilesToDram: {
       Reader(b, "reply").end();
       return Done{static_cast<Type>(static_cast<uint8_t>(type) & 0x7f)};
     }

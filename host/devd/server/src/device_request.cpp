@@ -40,6 +40,10 @@ Reply run_device_request(device::Device* dev, Request& r, const ServerOptions& o
       dev->dram_to_tiles(d->segments);
       return Done{Type::kDramToTiles};
     }
+    if (auto* d = std::get_if<TilesToDram>(&r)) {
+      dev->tiles_to_dram(d->segments);
+      return Done{Type::kTilesToDram};
+    }
     if (std::holds_alternative<ErrorDetail>(r)) return Detail{dev->error_detail()};
     return Error{ErrorCode::kState, "not a device request"};
   } catch (const std::exception& e) {

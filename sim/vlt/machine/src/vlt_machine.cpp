@@ -583,6 +583,22 @@ void VltMachine::dram_to_tiles(std::span<const device::DmaSegment> segments) {
   pending_reads_.clear();
 }
 
+void VltMachine::tiles_to_dram(std::span<const device::DmaSegment> segments) {
+  if (state() != device::kStateHostSync) throw DeviceError("tiles_to_dram: only while the tiles wait in a host sync");
+  const uint64_t size = uint64_t{target().device_memory_mib} << 20;
+  uint64_t end = dram_.size();
+  for (const auto& s : segments) {
+    if (s.host_offset > size || s.bytes > size - s.host_offset)
+      throw DeviceError("tiles_to_dram: " + std::to_string(s.bytes) + " bytes at " + std::to_string(s.host_offset) +
+                        " outside the device memory (" + std::to_string(target().device_memory_mib) + " MiB)");
+    end = std::max<uint64_t>(end, s.host_offset + s.bytes);
+  }
+  if (dram_.size() < end) dram_.resize(end);
+  std::vector<uint32_t> nodes;
+  for (const auto& s : segments) nodes.push_back(s.tile % kHosts);
+  dma_read_nodes(segments, nodes, dram_);
+}
+
 void VltMachine::dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) {
   const std::vector<uint32_t> nodes(segments.size(), 0);
   dma_read_nodes(segments, nodes, host);

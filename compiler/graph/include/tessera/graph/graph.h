@@ -121,8 +121,9 @@ class Graph {
   // A stream whose data stays on the device: `words` (one transfer, in the order of the
   // stored elements of the tensor a HostWrite writes) are added to the device memory image,
   // loaded once into the device's DRAM; each HostWrite of it moves them to the tiles
-  // (docs/weight-streaming.md). Only for HostWrite. At most the target's device memory and
-  // exe::kMaxDeviceMemoryBytes (what one executable file holds).
+  // (docs/weight-streaming.md); a HostRead of it writes a tensor back into those bytes (in
+  // stored order too), for later HostWrites (and runs) to read. At most the target's device
+  // memory and exe::kMaxDeviceMemoryBytes (what one executable file holds).
   Stream add_device_memory_stream(std::string name, DType dtype, std::vector<uint32_t> shape,
                                   std::span<const uint32_t> words);
   // The whole variable `t`'s initial value moved into device memory as such a stream (the

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <vector>
 
@@ -38,6 +39,7 @@ struct ClassifierTrainConfig {
   // opgraph::LowerOptions' memory savings: in_place for both, the others for "train".
   bool in_place = true, early_updates = true;
   std::set<opgraph::OpKind> recompute = {};
+  std::function<void(const std::string&)> note = {};  // opgraph::LowerOptions::note for "train"
 };
 
 // The two op graphs: `train` (inputs "x", "labels"; output "loss"; gradients; one

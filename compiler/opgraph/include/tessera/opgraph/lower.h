@@ -4,11 +4,13 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 
 #include "tessera/graph/graph.h"
 #include "tessera/opgraph/opgraph.h"
+#include "tessera/ops/streamed_weight.h"
 #include "tessera/ops/training.h"
 
 namespace tessera::opgraph {
@@ -48,6 +50,12 @@ struct LowerOptions {
   // must match the tensor's dtype and shape, and is read where the tensor already lies
   // (a matmul copies the blocks it needs). Parameters not named here get new variables.
   std::map<std::string, graph::Tensor> parameters = {};
+  // Weights kept in device memory (docs/weight-streaming.md, "Training"), by parameter name:
+  // a training lowering on a target with device memory whose weights, velocities and
+  // gradients would not fit the tiles streams its biggest matmul weights and adds them here;
+  // a second lowering given the same map reads them from there (its matmuls with such a
+  // weight stream it too). Null: none streamed.
+  std::shared_ptr<std::map<std::string, std::shared_ptr<const ops::StreamedWeight>>> streamed = nullptr;
   // Told, one line each, the placement decisions a user would want to see (weight regions:
   // which tiles each big constant matmul and the window ops were given).
   std::function<void(const std::string&)> note = {};

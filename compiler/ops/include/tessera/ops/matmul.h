@@ -57,8 +57,9 @@ struct MatMulOptions {
   std::string b_name;  // the constant's name, for its blocks' names
   // A's blocks already gathered on tiles, by (tile, first row, end row, first column, end
   // column of A): products of one A (a streamed matmul's chunks) share them, so A crosses
-  // to each tile once, not once per product. Blocks this product gathers are added. Only
-  // for the plain product (matmul), and only while A does not change.
+  // to each tile once, not once per product. Blocks this product gathers are added. The
+  // products sharing a map must agree in how they take A (plain, or transposed as
+  // matmul_tn does), and A must not change between them.
   std::map<std::array<uint32_t, 5>, graph::Tensor>* a_blocks = nullptr;
 };
 

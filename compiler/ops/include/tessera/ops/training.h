@@ -58,6 +58,9 @@ struct SgdParam {
   float momentum = 0, lr0 = 0;
   uint32_t total_steps = 0;
   std::string name;  // names the velocity ("<name>.velocity") and the gradient's copy
+  // The velocity, laid out like w, when the caller keeps it (a weight streamed from device
+  // memory loads and writes back its own); else one is made (persistent, zero).
+  graph::Tensor velocity = {};
 };
 
 // The updates of one training step, all in one compute set: every tile holding part of a
@@ -66,7 +69,7 @@ struct SgdParam {
 // then runs sgd_momentum on each run of each parameter it holds, with that run's velocity
 // (a persistent variable mapped like the parameter, initially zero) and gradient (copied
 // to the parameter's layout where it lies elsewhere). Returns the persistent state it made:
-// the velocities in the order of `params` ("<name>.velocity", f32, mapped like the
+// the velocities it made, in the order of `params` ("<name>.velocity", f32, mapped like the
 // parameter), and the lr and step words ("<name>.lr@<tile>.<k>" f32[1] and
 // "<name>.step@<tile>.<k>" u32[1], on that tile), one pair per tile and schedule, in the
 // order made. Zeroing all of them restarts the optimizer (the init program does).

@@ -115,6 +115,14 @@ class Device {
     (void)segments;
     throw DeviceError("dram_to_tiles: this device has no device memory (DRAM) for streamed weights");
   }
+  // tiles_to_dram, in a host sync: each segment's bytes from its tile to device memory at
+  // its host_offset, taken before the sync's release (the tiles may then reuse the bytes);
+  // a read of the same bytes started earlier must have landed (the compiler's programs never
+  // overlap them).
+  virtual void tiles_to_dram(std::span<const DmaSegment> segments) {
+    (void)segments;
+    throw DeviceError("tiles_to_dram: this device has no device memory (DRAM) for streamed weights");
+  }
 
   // Blocks until an event in `mask` is pending (returns the pending events) or `timeout`
   // passes (returns 0). Events stay pending until written back to EVENTS.

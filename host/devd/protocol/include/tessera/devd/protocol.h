@@ -46,6 +46,7 @@ enum class Type : uint8_t {
   kErrorDetail = 9,
   kDramWrite = 10,   // device memory offset, then the bytes (cores in reset)
   kDramToTiles = 11, // segments, each with its device memory offset (in a host sync)
+  kTilesToDram = 12, // the same, from the tiles to device memory
   kReplyBit = 0x80,  // a reply: the request's type | 0x80
   kError = 0xff,     // a reply: ErrorCode, message
 };
@@ -106,8 +107,11 @@ struct DramWrite {
 struct DramToTiles {
   std::vector<device::DmaSegment> segments;
 };
+struct TilesToDram {
+  std::vector<device::DmaSegment> segments;
+};
 using Request = std::variant<Hello, Lease, Release, Configure, Regs, DmaWrite, DmaRead, Wait, ErrorDetail,
-                             DramWrite, DramToTiles>;
+                             DramWrite, DramToTiles, TilesToDram>;
 
 // Replies.
 struct Welcome {

@@ -136,6 +136,9 @@ class VltMachine final : public device::Device {
   // release (the contract allows any time up to the next host sync).
   void dram_write(uint64_t offset, std::span<const std::byte> data) override;
   void dram_to_tiles(std::span<const device::DmaSegment> segments) override;
+  // In a host sync: the words read from the tiles by the host nodes (as dma_read) into the
+  // harness's device memory.
+  void tiles_to_dram(std::span<const device::DmaSegment> segments) override;
 
   // The kernel's AXI4-Lite port driven directly (read_reg/write_reg use these; the protocol
   // tests rtl.machine.axil_* too): AxilTiming, AxilWrite, AxilRead above.
