@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--output", r.outputs, "NAME=FILE: write a device-to-host stream or a tensor after the run (.npy, or raw bytes)");
   run_cmd->add_option("--program", r.program,
                       "program to run (default: the first); A,B: each in turn, loaded once (e.g. train,infer: inference "
-                      "on the weights a training step left)");
+                      "on the weights a training step left), a stream's file holding the transfers of each in turn");
   run_cmd->add_option("--report", r.report, "write a JSON run report (supersteps, host syncs, time, cycles)");
   run_cmd->add_option("--timeout-ms", r.timeout_ms, "the device counts as hung after this long without progress")
       ->check(CLI::Range(1u, 86'400'000u));

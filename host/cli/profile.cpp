@@ -72,7 +72,7 @@ int profile(const ProfileArgs& a) {
     const NameFile nf = split(arg, "--input");
     const exe::Stream* s = e.find_stream(nf.name);
     if (!s) throw std::runtime_error("--input " + nf.name + ": no stream of that name in " + a.model);
-    engine.connect_stream(nf.name, std::span(buffers.emplace_back(read_stream_input(e, *program, *s, nf))));
+    engine.connect_stream(nf.name, std::span(buffers.emplace_back(read_stream_input(e, std::span(&program, 1), *s, nf))));
     given.push_back(nf.name);
   }
   for (uint32_t i : program->streams) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <list>
+#include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -61,13 +62,6 @@ int run(const RunArgs& a) {
   }
   if (a.mnist_test && programs.size() > 1) throw std::runtime_error("--mnist-test runs one program: drop the others from --program");
   const exe::Program* program = programs.front();
-  // The first program using a stream (its transfers size the stream's buffer), or null.
-  auto user_of = [&](const std::string& stream) -> const exe::Program* {
-    for (const exe::Program* p : programs)
-      for (uint32_t i : p->streams)
-        if (e.streams.at(i).name == stream) return p;
-    return nullptr;
-  };
   const std::unique_ptr<device::Device> device = open_device(a.device, e, a.threads, a.remote, a.xclbin);
   runtime::EngineOptions opts;
   opts.progress = note;
@@ -77,6 +71,13 @@ int run(const RunArgs& a) {
 
   // Inputs: host-to-device streams get the file as their buffer; tensors are written now.
   std::list<std::vector<std::byte>> buffers;  // stable addresses for the Engine's spans
+  // Streams given files: every transfer of every program in the list, in turn.
+  std::map<std::string, std::span<std::byte>> stream_buffers;
+  auto transfers_of = [&](const exe::Program& p, const std::string& stream) {
+    uint64_t n = 0;
+    for (uint32_t i : p.streams) n += e.streams.at(i).name == stream;
+    return n;
+  };
   std::set<std::string> connected;
   // --mnist-test: the 2,000 test digits into stream "x"; "preds" is scored against labels.
   data::Dataset test;
@@ -107,8 +108,8 @@ int run(const RunArgs& a) {
     const NameFile nf = split(arg, "--input");
     const std::string& name = nf.name;
     if (const exe::Stream* s = e.find_stream(name)) {
-      const exe::Program* user = user_of(name);
-      engine.connect_stream(name, std::span(buffers.emplace_back(read_stream_input(e, user ? *user : *program, *s, nf))));
+      stream_buffers[name] = std::span(buffers.emplace_back(read_stream_input(e, programs, *s, nf)));
+      engine.connect_stream(name, stream_buffers[name]);
       connected.insert(name);
     } else if (const exe::Tensor* t = e.find_tensor(name)) {
       uint64_t elements = 1;
@@ -130,12 +131,12 @@ int run(const RunArgs& a) {
       if (s->direction != exe::StreamDirection::kDeviceToHost)
         throw std::runtime_error("--output " + nf.name + ": stream '" + nf.name + "' is host-to-device; use --input");
       uint64_t transfers = 0;
-      for (const exe::Program* p : programs)
-        for (uint32_t i : p->streams) transfers += e.streams.at(i).name == nf.name;
+      for (const exe::Program* p : programs) transfers += transfers_of(*p, nf.name);
       if (transfers == 0)
         throw std::runtime_error("--output " + nf.name + ": program '" + (a.program.empty() ? program->name : a.program) +
                                  "' does not use this stream");
       auto& buf = buffers.emplace_back(transfers * exe::transfer_bytes(*s));
+      stream_buffers[nf.name] = std::span(buf);
       engine.connect_stream(nf.name, std::span(buf));
       connected.insert(nf.name);
       stream_outputs.push_back({nf, std::span(buf)});
@@ -157,7 +158,16 @@ int run(const RunArgs& a) {
       connected.insert(s.name);
     }
 
-  for (const exe::Program* p : programs) {
+  for (size_t k = 0; k < programs.size(); ++k) {
+    const exe::Program* p = programs[k];
+    // With several programs, each reads and writes its own transfers of a stream's buffer.
+    for (const auto& [name, buf] : stream_buffers) {
+      if (programs.size() == 1) break;
+      const uint64_t bytes = exe::transfer_bytes(*e.find_stream(name)), mine = transfers_of(*p, name);
+      uint64_t before = 0;
+      for (size_t j = 0; j < k; ++j) before += transfers_of(*programs[j], name);
+      if (mine) engine.connect_stream(name, buf.subspan(before * bytes, mine * bytes));
+    }
     note("running program '" + p->name + "' on " + a.device);
     try {
       engine.run(p->name, std::chrono::milliseconds(a.timeout_ms));

@@ -42,14 +42,18 @@ std::vector<std::byte> read_input(const NameFile& nf, uint64_t want, const std::
   return b;
 }
 
-std::vector<std::byte> read_stream_input(const exe::Executable& e, const exe::Program& program, const exe::Stream& s,
-                                         const NameFile& nf) {
+std::vector<std::byte> read_stream_input(const exe::Executable& e, std::span<const exe::Program* const> programs,
+                                         const exe::Stream& s, const NameFile& nf) {
   const std::string& name = nf.name;
   if (s.direction != exe::StreamDirection::kHostToDevice)
     throw std::runtime_error("--input " + name + ": stream '" + name + "' is device-to-host; use --output");
   uint64_t transfers = 0;
-  for (uint32_t i : program.streams) transfers += e.streams.at(i).name == name;
-  if (transfers == 0) throw std::runtime_error("--input " + name + ": program '" + program.name + "' does not use this stream");
+  std::string names;
+  for (const exe::Program* p : programs) {
+    for (uint32_t i : p->streams) transfers += e.streams.at(i).name == name;
+    names += (names.empty() ? "" : ",") + p->name;
+  }
+  if (transfers == 0) throw std::runtime_error("--input " + name + ": program '" + names + "' does not use this stream");
   if (is_npy(nf.file)) return read_npy_input(nf.file, name, s.dtype, s.shape, transfers);
   return read_input(nf, transfers * exe::transfer_bytes(s),
                     "stream '" + name + "' (" + std::to_string(transfers) + " transfers of " +

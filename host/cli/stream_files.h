@@ -22,11 +22,11 @@ NameFile split(const std::string& arg, const char* option);
 // transfers in one run of the program, or a tensor); `what` names the taker in the error.
 std::vector<std::byte> read_input(const NameFile& nf, uint64_t want, const std::string& what);
 
-// Every transfer of host-to-device stream nf.name in one run of `program`, from nf.file (.npy
-// or raw bytes). Throws naming the option if the stream is device-to-host or the program does
-// not use it (a name that is no stream of `e` is the caller's to handle).
-std::vector<std::byte> read_stream_input(const exe::Executable& e, const exe::Program& program, const exe::Stream& s,
-                                         const NameFile& nf);
+// Every transfer of host-to-device stream nf.name in one run of each of `programs`, in turn,
+// from nf.file (.npy or raw bytes). Throws naming the option if the stream is device-to-host
+// or no program uses it (a name that is no stream of `e` is the caller's to handle).
+std::vector<std::byte> read_stream_input(const exe::Executable& e, std::span<const exe::Program* const> programs,
+                                         const exe::Stream& s, const NameFile& nf);
 
 bool is_npy(const std::string& file);
 

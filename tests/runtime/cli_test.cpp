@@ -64,6 +64,29 @@ TEST_F(Cli, RunsMatVecFromFiles) {
   }
 }
 
+// --program A,B runs the programs in turn after one load; a stream's output holds every
+// transfer of all of them.
+TEST_F(Cli, RunsProgramsInTurn) {
+  std::ofstream x2(p("x2.bin"), std::ios::binary);
+  for (int i = 0; i < 2; ++i) x2.write(reinterpret_cast<const char*>(mv.x.data()), 64 * 4);
+  x2.close();
+  Result r = tessera("run " + p("mv.tsx") + " --device emu-native --program matvec,matvec --input x=" + p("x2.bin") +
+                         " --output y=" + p("y2.bin"),
+                     dir);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::vector<float> y(128);
+  std::ifstream(p("y2.bin"), std::ios::binary).read(reinterpret_cast<char*>(y.data()), 128 * 4);
+  const std::vector<uint32_t> want = bits(mv.reference());
+  EXPECT_EQ(bits({y.begin(), y.begin() + 64}), want) << "first run";
+  EXPECT_EQ(bits({y.begin() + 64, y.end()}), want) << "second run";
+  r = tessera("run " + p("mv.tsx") + " --program matvec, --input x=" + p("x.bin"), dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.out, HasSubstr("--program matvec,: an empty program name"));
+  r = tessera("run " + p("mv.tsx") + " --program matvec,train --input x=" + p("x.bin"), dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.out, HasSubstr("no program 'train'"));
+}
+
 TEST_F(Cli, InfoDescribesTheExecutable) {
   const Result r = tessera("info " + p("mv.tsx"), dir);
   ASSERT_EQ(r.status, 0) << r.out;

@@ -116,10 +116,11 @@ TEST(Machine, TinyGraphIsBitIdenticalOnEmulatorAndRtl) {
 }
 
 // Weight streaming (docs/weight-streaming.md) on the RTL: y = x B with B's 24 x 40 values in
-// device memory, streamed in column chunks one product ahead (ops::streamed_matmul), and a
-// tensor loaded from device memory whole (ops::stream_in). The harness holds the device
-// memory and writes each read into the tiles with uncounted flits during the host sync; the
-// emulator lands it at the next one. Both must give the same bits, close to x B in doubles,
+// device memory, streamed in column chunks one product ahead (ops::streamed_matmul), a
+// tensor loaded from device memory whole (ops::stream_in), and a region written back from
+// the tiles and read again (a training step's updated weights). The harness holds the device
+// memory, writes each read into the tiles with uncounted flits during the host sync and reads
+// a write-back out through the host nodes; the emulator lands a read at the next host sync. Both must give the same bits, close to x B in doubles,
 // with only x and the outputs crossing to the host.
 TEST(Machine, WeightStreamingIsBitIdenticalOnEmulatorAndRtl) {
   graph::Graph g(tiny());
@@ -144,6 +145,17 @@ TEST(Machine, WeightStreamingIsBitIdenticalOnEmulatorAndRtl) {
   ops::stream_in(g, body, t, "t");
   body.add(graph::HostRead(g.add_stream("y", exe::DType::kF32, {m, n}), y));
   body.add(graph::HostRead(g.add_stream("t_out", exe::DType::kF32, {40}), t));
+  // Written back (tiles_to_dram) and read again: a region of device memory gets x's first 40
+  // values from one layout, and a second read brings them to another (it lands by the next
+  // host sync, the one that reads them out).
+  const graph::Stream region = g.add_device_memory_stream("back", exe::DType::kF32, {40}, std::vector<uint32_t>(40, 0));
+  graph::Tensor v = g.add_variable(exe::DType::kF32, {40}, "v"), u = g.add_variable(exe::DType::kF32, {40}, "u");
+  g.map_linearly(v, 20);
+  g.map_linearly(u, 10);
+  body.add(graph::Copy(x.flatten().slice(0, 40), v));
+  body.add(graph::HostRead(region, v));
+  body.add(graph::HostWrite(region, u));
+  body.add(graph::HostRead(g.add_stream("u_out", exe::DType::kF32, {40}), u));
   g.add_program("main", std::move(body));
   const exe::Executable e = passes::compile(g, firmware_compile_options());
   ASSERT_GE(chunks, 3u);
@@ -151,15 +163,18 @@ TEST(Machine, WeightStreamingIsBitIdenticalOnEmulatorAndRtl) {
   auto run = [&](device::Device& dev, const char* what) {
     runtime::Engine eng(dev, e);
     eng.load();
-    std::vector<float> in = xs, out(m * n), t_out(40);
+    std::vector<float> in = xs, out(m * n), t_out(40), u_out(40);
     eng.connect_stream("x", std::span(in));
     eng.connect_stream("y", std::span(out));
     eng.connect_stream("t_out", std::span(t_out));
+    eng.connect_stream("u_out", std::span(u_out));
     eng.run("main", std::chrono::seconds(120));
     const runtime::RunReport& r = eng.reports().back();
-    EXPECT_EQ(r.host_bytes, 4u * (m * k + m * n + 40)) << what << ": only x and the outputs cross to the host";
-    EXPECT_GE(r.device_memory_bytes, 4u * (k * n + 40)) << what;
+    EXPECT_EQ(r.host_bytes, 4u * (m * k + m * n + 80)) << what << ": only x and the outputs cross to the host";
+    EXPECT_GE(r.device_memory_bytes, 4u * (k * n + 40 + 80)) << what;
+    for (uint32_t i = 0; i < 40; ++i) EXPECT_EQ(u_out[i], xs[i]) << what << ": u[" << i << "] after the write-back";
     out.insert(out.end(), t_out.begin(), t_out.end());
+    out.insert(out.end(), u_out.begin(), u_out.end());
     return out;
   };
   auto iss = make_emu(emu::Mode::kIss);
