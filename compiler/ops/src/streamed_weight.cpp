@@ -111,11 +111,7 @@ Tensor StreamedWeight::forward(graph::Graph& g, graph::Program& prog, const Tens
     product.push_back(std::move(p));
     issue.push_back(graph::HostWrite(ch.values, w));
   }
-  prog.add(std::move(issue[0]));
-  for (size_t c = 0; c < chunks_.size(); ++c) {
-    prog.add(c + 1 < chunks_.size() ? std::move(issue[c + 1]) : detail::fence(g, name));  // the last lands at the fence
-    prog.add(std::move(product[c]));
-  }
+  detail::one_chunk_ahead(g, prog, std::move(issue), std::move(product), name);
   return y;
 }
 
@@ -126,25 +122,19 @@ Tensor StreamedWeight::backward(graph::Graph& g, graph::Program& prog, const Ten
                      graph::shape_string(dy.shape) + " for W [" + std::to_string(k_) + ", " + std::to_string(n_) +
                      "] at batch " + std::to_string(batch_));
   const std::vector<LayerProduct> prods = products(batch_);
-  std::vector<Tensor> w(chunks_.size()), v(chunks_.size());
-  auto issue = [&](size_t c) {
-    const std::string id = name + ".chunk" + std::to_string(c);
-    w[c] = buffer(g, chunks_[c], id + ".w");
-    v[c] = buffer(g, chunks_[c], id + ".v");
-    graph::Program p = graph::Sequence();
-    p.add(graph::HostWrite(chunks_[c].values, w[c]));
-    p.add(graph::HostWrite(chunks_[c].velocity, v[c]));
-    return p;
-  };
   Tensor dx;
   const Tensor dy_flat = dy.flatten();
   std::map<std::array<uint32_t, 5>, Tensor> x_blocks;  // X crosses to each tile once, for every chunk's dW
-  prog.add(issue(0));
+  std::vector<graph::Program> issue, work;
   for (size_t c = 0; c < chunks_.size(); ++c) {
     const Chunk& ch = chunks_[c];
     const uint32_t cols = ch.n1 - ch.n0;
     const std::string id = name + ".chunk" + std::to_string(c);
-    prog.add(c + 1 < chunks_.size() ? issue(c + 1) : detail::fence(g, name));  // chunk c has landed after it
+    const Tensor w = buffer(g, ch, id + ".w"), v = buffer(g, ch, id + ".v");
+    issue.push_back(graph::Sequence());
+    issue.back().add(graph::HostWrite(ch.values, w));
+    issue.back().add(graph::HostWrite(ch.velocity, v));
+    graph::Program& step = work.emplace_back(graph::Sequence());  // chunk c, once it has landed
     // dY's columns of the chunk, stored in W's column blocks (both gradient products split
     // the columns as W does), each block on a tile of its own, rotating with the chunk: each
     // of the pk tiles of a column copies its block from there, so no tile sends every
@@ -159,23 +149,24 @@ Tensor StreamedWeight::backward(graph::Graph& g, graph::Program& prog, const Ten
       const uint32_t at = bl.blocked() ? bl.block_begin(0, j) : 0, width = c1 - c0;
       g.set_tile_mapping(dyc.flatten().slice(at, at + batch_ * width), tiles - 1 - static_cast<uint32_t>((c * pn + j) % tiles));
       for (uint32_t r = 0; r < batch_; ++r)
-        prog.add(graph::Copy(dy_flat.slice(r * n_ + ch.n0 + c0, r * n_ + ch.n0 + c1),
+        step.add(graph::Copy(dy_flat.slice(r * n_ + ch.n0 + c0, r * n_ + ch.n0 + c1),
                              dyc.flatten().slice(at + r * width, at + (r + 1) * width)));
     }
     if (want_dx) {
-      const Tensor part = matmul_nt(g, prog, dyc, w[c], ch.plan.plans[1], id + ".dx", layer_options(ch.plan, prods, 1));
+      const Tensor part = matmul_nt(g, step, dyc, w, ch.plan.plans[1], id + ".dx", layer_options(ch.plan, prods, 1));
       if (c == 0) dx = part;
-      else add(g, prog, dx, dx, part, id + ".dx.add");
+      else add(g, step, dx, dx, part, id + ".dx.add");
     }
     MatMulOptions to = layer_options(ch.plan, prods, 2);
-    to.c = variable_like(g, exe::DType::kF32, w[c], id + ".dw");  // the gradient where W's blocks lie
+    to.c = variable_like(g, exe::DType::kF32, w, id + ".dw");  // the gradient where W's blocks lie
     to.a_blocks = &x_blocks;
-    const Tensor dw = matmul_tn(g, prog, x, dyc, ch.plan.plans[2], id + ".dw", to);
-    SgdParam p{w[c], dw, s.momentum, s.lr0, s.total_steps, id, v[c]};
-    sgd_momentum(g, prog, {p}, id + ".sgd");
-    prog.add(graph::HostRead(ch.values, w[c]));  // back to device memory
-    prog.add(graph::HostRead(ch.velocity, v[c]));
+    const Tensor dw = matmul_tn(g, step, x, dyc, ch.plan.plans[2], id + ".dw", to);
+    SgdParam p{w, dw, s.momentum, s.lr0, s.total_steps, id, v};
+    sgd_momentum(g, step, {p}, id + ".sgd");
+    step.add(graph::HostRead(ch.values, w));  // back to device memory
+    step.add(graph::HostRead(ch.velocity, v));
   }
+  detail::one_chunk_ahead(g, prog, std::move(issue), std::move(work), name);
   if (!want_dx) return dx;
   // dX in whole rows per tile: the ops before (a bias gradient) sum its rows cheaply so.
   Tensor rows = g.add_variable(exe::DType::kF32, {batch_, k_}, name + ".dx");

@@ -58,6 +58,18 @@ graph::Program fence(graph::Graph& g, const std::string& name) {
   return graph::HostWrite(g.add_device_memory_stream(name + ".fence", exe::DType::kF32, {1}, std::span(&zero, 1)), t);
 }
 
+void one_chunk_ahead(graph::Graph& g, graph::Program& prog, std::vector<graph::Program> issue,
+                     std::vector<graph::Program> work, const std::string& name) {
+  if (issue.empty() || issue.size() != work.size())
+    throw GraphError("'" + name + "': " + std::to_string(issue.size()) + " reads for " + std::to_string(work.size()) +
+                     " chunks of work");
+  prog.add(std::move(issue[0]));
+  for (size_t c = 0; c < work.size(); ++c) {
+    prog.add(c + 1 < issue.size() ? std::move(issue[c + 1]) : fence(g, name));
+    prog.add(std::move(work[c]));
+  }
+}
+
 }  // namespace detail
 
 void stream_in(graph::Graph& g, graph::Program& prog, const Tensor& t, const std::string& name) {
@@ -103,11 +115,7 @@ Tensor streamed_matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, c
     const std::vector<uint32_t> words = detail::chunk_words(g.variables()[w.var].blocking, k, b, n, n0, n1);
     issue.push_back(graph::HostWrite(g.add_device_memory_stream(id + ".b", exe::DType::kF32, w.shape, words), w));
   }
-  prog.add(std::move(issue[0]));
-  for (uint32_t ch = 0; ch < chunks; ++ch) {
-    prog.add(ch + 1 < chunks ? std::move(issue[ch + 1]) : detail::fence(g, name));  // the last lands at the fence
-    prog.add(std::move(product[ch]));
-  }
+  detail::one_chunk_ahead(g, prog, std::move(issue), std::move(product), name);
   return c;
 }
 

@@ -18,4 +18,10 @@ std::vector<uint32_t> chunk_words(const graph::Blocking& bl, uint32_t k, const s
 // A one-word read from device memory: its host sync is where what was issued before lands.
 graph::Program fence(graph::Graph& g, const std::string& name);
 
+// Chunks read one ahead (double buffering): issue[0], then for each chunk c issue[c + 1] (a
+// fence for the last) and work[c]. A read lands by the next host sync, so chunk c has landed
+// once chunk c + 1's read (or the fence) has been issued, and is read while c + 1 is in flight.
+void one_chunk_ahead(graph::Graph& g, graph::Program& prog, std::vector<graph::Program> issue,
+                     std::vector<graph::Program> work, const std::string& name);
+
 }  // namespace tessera::ops::detail
