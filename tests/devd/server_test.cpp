@@ -23,9 +23,8 @@
 #include "tessera/arch/device_regs.h"
 #include "tessera/arch/tile_map.h"
 #include "tessera/devd/protocol.h"
-#include "tessera/ops/cost_model.h"
-#include "tessera/ops/streaming.h"
 #include "tessera/passes/passes.h"
+#include "tessera/testutil/streamed_matmul.h"
 #include "tessera/registry/registry.h"
 #include "tessera/runtime/engine.h"
 #include "to_executable.h"
@@ -194,30 +193,20 @@ devd::ErrorCode error_code(const std::optional<devd::Reply>& r) {
 TEST_F(DevdServer, StreamedWeightsRunOnARemoteDevice) {
   graph::Graph g(small());
   graph::Program body = graph::Sequence();
-  const uint32_t m = 2, k = 64, n = 96;
-  graph::Tensor x = g.add_variable(exe::DType::kF32, {m, k}, "x");
-  g.map_linearly(x, k);
-  body.add(graph::HostWrite(g.add_stream("x", exe::DType::kF32, {m, k}), x));
-  std::vector<float> b(k * n), xs(m * k);
-  for (size_t i = 0; i < b.size(); ++i) b[i] = std::sin(0.37f * float(i)) * 0.5f;
-  for (size_t i = 0; i < xs.size(); ++i) xs[i] = std::cos(0.11f * float(i)) - 0.25f;
-  ops::StreamedMatMulOptions so;
-  so.chunk_bytes_per_tile = 4.0 * k * 24 / small().tiles;  // about 24 columns a chunk
-  so.max_bytes = 32768;
-  uint32_t chunks = 0;
-  const graph::Tensor y = ops::streamed_matmul(g, body, x, b, ops::CostModel::for_target(small()), "mm", so, &chunks);
-  body.add(graph::HostRead(g.add_stream("y", exe::DType::kF32, {m, n}), y));
+  const testutil::StreamedMatMul mm = testutil::add_streamed_matmul(g, body, 2, 64, 96, 24, 32768);
+  const uint32_t m = mm.m, k = mm.k, n = mm.n;
+  body.add(graph::HostRead(g.add_stream("y", exe::DType::kF32, {m, n}), mm.y));
   g.add_program("main", std::move(body));
   const exe::Executable e = passes::compile(
       g, passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf", &small()));
-  ASSERT_GE(chunks, 3u);
+  ASSERT_GE(mm.chunks, 3u);
   ASSERT_FALSE(e.device_memory.empty());
 
   auto run = [&](device::Device& d) {
     d.configure("small", std::as_bytes(std::span(firmware_bytes())));
     runtime::Engine engine(d, e);
     engine.load();
-    std::vector<float> in = xs, out(m * n);
+    std::vector<float> in = mm.x_values, out(m * n);
     engine.connect_stream("x", std::span(in));
     engine.connect_stream("y", std::span(out));
     engine.run("main");
@@ -229,17 +218,12 @@ TEST_F(DevdServer, StreamedWeightsRunOnARemoteDevice) {
   const std::vector<float> got = run(*remote);
   auto local = registry::open("emu-native");
   EXPECT_EQ(bits(got), bits(run(*local))) << "the remote device and the local emulator differ";
-  for (uint32_t i = 0; i < m; ++i)
-    for (uint32_t j = 0; j < n; ++j) {
-      double want = 0;
-      for (uint32_t p = 0; p < k; ++p) want += double(xs[i * k + p]) * b[p * n + j];
-      EXPECT_NEAR(got[i * n + j], want, 1e-5) << "y[" << i << "][" << j << "]";
-    }
+  mm.expect_product(got, 1e-5, "remote");
   // Misuse (a read out of a host sync, a write past the device memory) is the device's refusal;
   // the connection stays.
   const device::DmaSegment seg{0, arch::kSramBase + 0x8000, 4, uint64_t{1} << 40};
   EXPECT_THROW(remote->dram_to_tiles(std::span(&seg, 1)), device::DeviceError);
-  EXPECT_THROW(remote->dram_write(uint64_t{1} << 40, std::as_bytes(std::span(xs))), device::DeviceError);
+  EXPECT_THROW(remote->dram_write(uint64_t{1} << 40, std::as_bytes(std::span(mm.x_values))), device::DeviceError);
   EXPECT_EQ(bits(run(*remote)), bits(got)) << "the device stays usable";
 }
 

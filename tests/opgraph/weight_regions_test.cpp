@@ -20,6 +20,7 @@
 #include "tessera/opgraph/opgraph.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/conv_classifier.h"
 #include "tessera/testutil/seeded.h"
 
 namespace tessera {
@@ -44,14 +45,7 @@ TEST(WeightRegions, BigClassifierApartFromTheConvsMatchesTheInterpreter) {
   std::printf("seed %u\n", seed);
   std::mt19937 rng(seed);
   OpGraph og;
-  const Value x = og.input("x", DType::kF32, {1, 4, 16, 16});
-  const Value w = og.constant("conv.w", {8, 4, 3, 3}, seeded(8 * 4 * 9, 0.3f, rng));
-  const Value b = og.constant("conv.b", {8}, seeded(8, 0.1f, rng));
-  const Value c = og.relu(og.conv2d(x, w, b, {2, 2, 1, 1, 1, 1, 1, 1, 1}, "conv"), "relu");  // [1, 8, 8, 8]
-  const Value flat = og.reshape(c, {1, 512}, "flat");
-  const Value fw = og.constant("fc.w", {512, 512}, seeded(512 * 512, 0.05f, rng));  // 1 MB of 1.7 free
-  const Value fb = og.constant("fc.b", {512}, seeded(512, 0.1f, rng));
-  og.output("y", og.add_bias(og.matmul(flat, fw, "fc"), fb, "fc"));
+  testutil::conv_classifier(og, 512, rng);  // fc.w: 1 MB of 1.7 free
 
   const passes::CompileOptions co =
       passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
@@ -68,10 +62,7 @@ TEST(WeightRegions, BigClassifierApartFromTheConvsMatchesTheInterpreter) {
 
   const exe::Executable e = passes::compile(g, co);  // throws if a tile does not fit
   const std::vector<float> in = seeded(4 * 16 * 16, 1.0f, rng);
-  const std::vector<opgraph::Words> want = opgraph::evaluate(og, {{"x", opgraph::to_words(in)}});
-  std::vector<float> ref;
-  for (const opgraph::Op& op : og.ops())
-    if (op.kind == opgraph::OpKind::kOutput) ref = opgraph::to_floats(want.at(op.operands[0].id));
+  const std::vector<float> ref = testutil::evaluate_output(og, {{"x", opgraph::to_words(in)}});
   ASSERT_EQ(ref.size(), 512u);
 
   emu::MachineOptions mo;

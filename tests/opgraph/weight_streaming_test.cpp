@@ -19,6 +19,7 @@
 #include "tessera/opgraph/opgraph.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/conv_classifier.h"
 #include "tessera/testutil/seeded.h"
 
 namespace tessera {
@@ -120,14 +121,7 @@ TEST(WeightStreaming, ModelBiggerThanTheTilesMatchesTheInterpreter) {
   std::printf("seed %u\n", seed);
   std::mt19937 rng(seed);
   OpGraph og;
-  const Value x = og.input("x", DType::kF32, {1, 4, 16, 16});
-  const Value w = og.constant("conv.w", {8, 4, 3, 3}, seeded(8 * 4 * 9, 0.3f, rng));
-  const Value b = og.constant("conv.b", {8}, seeded(8, 0.1f, rng));
-  const Value c = og.relu(og.conv2d(x, w, b, {2, 2, 1, 1, 1, 1, 1, 1, 1}, "conv"), "relu");  // [1, 8, 8, 8]
-  const Value flat = og.reshape(c, {1, 512}, "flat");
-  const Value fw = og.constant("fc.w", {512, 1024}, seeded(512 * 1024, 0.05f, rng));  // 2 MB
-  const Value fb = og.constant("fc.b", {1024}, seeded(1024, 0.1f, rng));
-  og.output("y", og.add_bias(og.matmul(flat, fw, "fc"), fb, "fc"));
+  testutil::conv_classifier(og, 1024, rng);  // fc.w: 2 MB
 
   const passes::CompileOptions co = options();
   graph::Graph g(*arch::find_target("small"));
@@ -158,12 +152,8 @@ TEST(WeightStreaming, ModelBiggerThanTheTilesMatchesTheInterpreter) {
   std::vector<float> ref;
   for (uint32_t i = 0; i < 2; ++i) {
     const std::vector<float> one(in.begin() + i * 1024, in.begin() + (i + 1) * 1024);
-    const std::vector<opgraph::Words> want = opgraph::evaluate(og, {{"x", opgraph::to_words(one)}});
-    for (const opgraph::Op& op : og.ops())
-      if (op.kind == opgraph::OpKind::kOutput) {
-        const std::vector<float> y = opgraph::to_floats(want.at(op.operands[0].id));
-        ref.insert(ref.end(), y.begin(), y.end());
-      }
+    const std::vector<float> y = testutil::evaluate_output(og, {{"x", opgraph::to_words(one)}});
+    ref.insert(ref.end(), y.begin(), y.end());
   }
   ASSERT_EQ(ref.size(), 2048u);
 
@@ -281,14 +271,9 @@ TEST(WeightStreaming, TrainingWritesUpdatedWeightsBackToDeviceMemory) {
     }
     updated.output("logits", h);
   }
-  std::vector<float> want_logits;
-  for (const opgraph::Op& op : updated.ops())
-    if (op.kind == opgraph::OpKind::kOutput)
-      want_logits = opgraph::to_floats(opgraph::evaluate(updated, {{"x_infer", opgraph::to_words(xi)}}).at(op.operands[0].id));
-  std::vector<float> moved_logits;  // with the initial parameters: the updates must show
-  for (const opgraph::Op& op : infer.ops())
-    if (op.kind == opgraph::OpKind::kOutput)
-      moved_logits = opgraph::to_floats(opgraph::evaluate(infer, {{"x_infer", opgraph::to_words(xi)}}).at(op.operands[0].id));
+  const std::vector<float> want_logits = testutil::evaluate_output(updated, {{"x_infer", opgraph::to_words(xi)}});
+  // With the initial parameters: the updates must show.
+  const std::vector<float> moved_logits = testutil::evaluate_output(infer, {{"x_infer", opgraph::to_words(xi)}});
 
   std::vector<std::vector<float>> runs;
   for (const emu::Mode mode : {emu::Mode::kNative, emu::Mode::kIss}) {

@@ -150,10 +150,7 @@ void Machine::dma_read(std::span<const device::DmaSegment> segments, std::span<s
 
 void Machine::dram_write(uint64_t offset, std::span<const std::byte> data) {
   if (state_ != device::kStateReset) throw DeviceError("dram_write: only while the cores are held in reset");
-  const uint64_t size = uint64_t{target_.device_memory_mib} << 20;
-  if (offset > size || data.size() > size - offset)
-    throw DeviceError("dram_write: bytes " + std::to_string(offset) + ".." + std::to_string(offset + data.size()) +
-                      " outside the device memory (" + std::to_string(target_.device_memory_mib) + " MiB)");
+  device::check_device_memory_range(target_.device_memory_mib, offset, data.size(), "dram_write");
   if (dram_.size() < offset + data.size()) dram_.resize(offset + data.size());
   std::memcpy(dram_.data() + offset, data.data(), data.size());
 }
@@ -169,14 +166,13 @@ void Machine::dram_to_tiles(std::span<const device::DmaSegment> segments) {
 // path to device memory as reads do, so a later read waits behind them.
 void Machine::tiles_to_dram(std::span<const device::DmaSegment> segments) {
   if (state_ != device::kStateHostSync) throw DeviceError("tiles_to_dram: only while the tiles wait in a host sync");
-  const uint64_t size = uint64_t{target_.device_memory_mib} << 20;
-  for (const auto& s : segments)
+  for (const auto& s : segments) {
     if (s.tile >= tiles_.size() || ((s.addr | s.bytes | s.host_offset) & 3) || s.addr < arch::kSramBase ||
-        uint64_t{s.addr} - arch::kSramBase + s.bytes > target_.sram_bytes || s.host_offset > size ||
-        s.bytes > size - s.host_offset)
+        uint64_t{s.addr} - arch::kSramBase + s.bytes > target_.sram_bytes)
       throw DeviceError("tiles_to_dram: segment (tile " + std::to_string(s.tile) + ", " + hex(s.addr) + ", " +
-                        std::to_string(s.bytes) + " bytes to device memory at " + std::to_string(s.host_offset) +
-                        ") is out of range");
+                        std::to_string(s.bytes) + " bytes) is out of range");
+    device::check_device_memory_range(target_.device_memory_mib, s.host_offset, s.bytes, "tiles_to_dram");
+  }
   for (const auto& s : segments) {
     if (dram_.size() < s.host_offset + s.bytes) dram_.resize(s.host_offset + s.bytes);
     std::memcpy(dram_.data() + s.host_offset, tiles_[s.tile]->sram().data() + (s.addr - arch::kSramBase), s.bytes);

@@ -21,8 +21,8 @@
 #include "tessera/arch/tile_map.h"
 #include "tessera/emu/machine.h"
 #include "tessera/exe/file.h"
-#include "tessera/ops/cost_model.h"
 #include "tessera/ops/streaming.h"
+#include "tessera/testutil/streamed_matmul.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
 #include "tessera/vlt/vlt_machine.h"
@@ -120,30 +120,22 @@ TEST(Machine, TinyGraphIsBitIdenticalOnEmulatorAndRtl) {
 // tensor loaded from device memory whole (ops::stream_in), and a region written back from
 // the tiles and read again (a training step's updated weights). The harness holds the device
 // memory, writes each read into the tiles with uncounted flits during the host sync and reads
-// a write-back out through the host nodes; the emulator lands a read at the next host sync. Both must give the same bits, close to x B in doubles,
-// with only x and the outputs crossing to the host.
+// a write-back out through the host nodes; the emulator lands a read at the next host sync.
+// Both must give the same bits, close to x B in doubles, with only x and the outputs crossing
+// to the host.
 TEST(Machine, WeightStreamingIsBitIdenticalOnEmulatorAndRtl) {
   graph::Graph g(tiny());
   graph::Program body = graph::Sequence();
-  const uint32_t m = 2, k = 24, n = 40;
-  graph::Tensor x = g.add_variable(exe::DType::kF32, {m, k}, "x");
-  g.map_linearly(x, k);
-  body.add(graph::HostWrite(g.add_stream("x", exe::DType::kF32, {m, k}), x));
-  std::vector<float> b(k * n), xs(m * k), t_values(40);
-  for (size_t i = 0; i < b.size(); ++i) b[i] = std::sin(0.37f * float(i)) * 0.5f;
-  for (size_t i = 0; i < xs.size(); ++i) xs[i] = std::cos(0.11f * float(i)) - 0.25f;
+  const testutil::StreamedMatMul mm = testutil::add_streamed_matmul(g, body, 2, 24, 40, 10, 16384);
+  const uint32_t m = mm.m, k = mm.k, n = mm.n;
+  const std::vector<float>& xs = mm.x_values;
+  std::vector<float> t_values(40);
   for (size_t i = 0; i < t_values.size(); ++i) t_values[i] = 1.0f / float(i + 1);
-  ops::StreamedMatMulOptions so;
-  so.chunk_bytes_per_tile = 4.0 * k * 10 / tiny().tiles;  // about 10 columns a chunk
-  so.max_bytes = 16384;
-  uint32_t chunks = 0;
-  const graph::Tensor y =
-      ops::streamed_matmul(g, body, x, b, ops::CostModel::for_target(tiny()), "mm", so, &chunks);
   graph::Tensor t = g.add_variable(exe::DType::kF32, {40}, "t");
   g.map_linearly(t, 10);
   g.set_initial_value(t, t_values);
   ops::stream_in(g, body, t, "t");
-  body.add(graph::HostRead(g.add_stream("y", exe::DType::kF32, {m, n}), y));
+  body.add(graph::HostRead(g.add_stream("y", exe::DType::kF32, {m, n}), mm.y));
   body.add(graph::HostRead(g.add_stream("t_out", exe::DType::kF32, {40}), t));
   // Written back (tiles_to_dram) and read again: a region of device memory gets x's first 40
   // values from one layout, and a second read brings them to another (it lands by the next
@@ -152,13 +144,13 @@ TEST(Machine, WeightStreamingIsBitIdenticalOnEmulatorAndRtl) {
   graph::Tensor v = g.add_variable(exe::DType::kF32, {40}, "v"), u = g.add_variable(exe::DType::kF32, {40}, "u");
   g.map_linearly(v, 20);
   g.map_linearly(u, 10);
-  body.add(graph::Copy(x.flatten().slice(0, 40), v));
+  body.add(graph::Copy(mm.x.flatten().slice(0, 40), v));
   body.add(graph::HostRead(region, v));
   body.add(graph::HostWrite(region, u));
   body.add(graph::HostRead(g.add_stream("u_out", exe::DType::kF32, {40}), u));
   g.add_program("main", std::move(body));
   const exe::Executable e = passes::compile(g, firmware_compile_options());
-  ASSERT_GE(chunks, 3u);
+  ASSERT_GE(mm.chunks, 3u);
 
   auto run = [&](device::Device& dev, const char* what) {
     runtime::Engine eng(dev, e);
@@ -181,16 +173,11 @@ TEST(Machine, WeightStreamingIsBitIdenticalOnEmulatorAndRtl) {
   auto native = make_emu(emu::Mode::kNative);
   auto rtl = make_vlt();
   const std::vector<float> a = run(*iss, "ISS"), c = run(*native, "native"), r = run(*rtl, "RTL");
-  for (uint32_t i = 0; i < m; ++i)
-    for (uint32_t j = 0; j < n; ++j) {
-      double want = 0;
-      for (uint32_t p = 0; p < k; ++p) want += double(xs[i * k + p]) * b[p * n + j];
-      EXPECT_NEAR(a[i * n + j], want, 1e-5) << "y[" << i << "][" << j << "]";
-    }
+  mm.expect_product(a, 1e-5, "ISS");
   for (uint32_t i = 0; i < 40; ++i) EXPECT_EQ(a[m * n + i], t_values[i]) << "t[" << i << "]";
   EXPECT_EQ(0, std::memcmp(a.data(), c.data(), a.size() * 4)) << "ISS and native differ";
   EXPECT_EQ(0, std::memcmp(a.data(), r.data(), a.size() * 4)) << "the emulator and the RTL differ";
-  std::printf("%u chunks; RTL: %llu cycles\n", chunks, static_cast<unsigned long long>(rtl->cycles()));
+  std::printf("%u chunks; RTL: %llu cycles\n", mm.chunks, static_cast<unsigned long long>(rtl->cycles()));
 }
 
 // The harness's device memory refuses what the contract forbids, and the machine stays usable.

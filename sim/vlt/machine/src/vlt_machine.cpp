@@ -520,25 +520,27 @@ void VltMachine::dma_write(std::span<const device::DmaSegment> segments, std::sp
   if (s0 != device::kStateReset && s0 != device::kStateHostSync)
     throw DeviceError("dma_write: only while the cores are held in reset or wait in a host sync");
   for (const auto& s : segments) check_segment(s, host.size());  // all or nothing
-  const uint32_t host_node = tile_count();
+  write_words(segments, host, arch::kFlitKindWrite, false, "dma_write");
+}
+
+void VltMachine::write_words(std::span<const device::DmaSegment> segments, std::span<const std::byte> src,
+                             uint32_t kind, bool spread, const char* what) {
+  auto node_of = [&](uint32_t tile) { return spread ? tile % kHosts : 0u; };
   std::unordered_map<uint32_t, uint32_t> last;  // tile -> the last address written
   for (const auto& s : segments) {
+    const uint32_t node = node_of(s.tile);
     for (uint32_t i = 0; i < s.bytes; i += 4) {
       uint32_t w;
-      std::memcpy(&w, host.data() + s.host_offset + i, 4);
-      to_send_[0].push_back({arch::kFlitKindWrite, s.tile, host_node, s.addr + i, 0xf, w});
-      last[s.tile] = s.addr + i;
+      std::memcpy(&w, src.data() + s.host_offset + i, 4);
+      to_send_[node].push_back({kind, s.tile, tile_count() + node, s.addr + i, 0xf, w});
     }
+    if (s.bytes) last[s.tile] = s.addr + s.bytes - 4;
   }
-  // Delivered when a read of each tile's last word, sent behind the writes, is answered: the
-  // mesh keeps the order of flits from one node to another (docs/kernel.md).
-  for (const auto& [tile, addr] : last) {
-    pending_reads_[uint64_t{tile} << 32 | addr].push_back(reinterpret_cast<std::byte*>(&fence_word_));
-    ++pending_count_;
-    to_send_[0].push_back({arch::kFlitKindRead, tile, host_node, addr, 0xf, 0});
-  }
+  // Delivered when a read of each tile's last word, sent behind the writes from the same node,
+  // is answered: the mesh keeps the order of flits from one node to another (docs/kernel.md).
+  for (const auto& [tile, addr] : last) queue_read(node_of(tile), tile, addr, &fence_word_);
   try {
-    drain("dma_write");
+    drain(what);
   } catch (...) {
     clear_host_queues();
     throw;
@@ -549,10 +551,7 @@ void VltMachine::dma_write(std::span<const device::DmaSegment> segments, std::sp
 void VltMachine::dram_write(uint64_t offset, std::span<const std::byte> data) {
   if (options_.streams) throw DeviceError("dram_write: the card's device memory belongs to its data movers");
   if (state() != device::kStateReset) throw DeviceError("dram_write: only while the cores are held in reset");
-  const uint64_t size = uint64_t{target().device_memory_mib} << 20;
-  if (offset > size || data.size() > size - offset)
-    throw DeviceError("dram_write: bytes " + std::to_string(offset) + ".." + std::to_string(offset + data.size()) +
-                      " outside the device memory (" + std::to_string(target().device_memory_mib) + " MiB)");
+  device::check_device_memory_range(target().device_memory_mib, offset, data.size(), "dram_write");
   if (dram_.size() < offset + data.size()) dram_.resize(offset + data.size());
   std::memcpy(dram_.data() + offset, data.data(), data.size());
 }
@@ -561,36 +560,14 @@ void VltMachine::dram_to_tiles(std::span<const device::DmaSegment> segments) {
   if (options_.streams) throw DeviceError("dram_to_tiles: the card's device memory belongs to its data movers");
   if (state() != device::kStateHostSync) throw DeviceError("dram_to_tiles: only while the tiles wait in a host sync");
   for (const auto& s : segments) check_segment(s, dram_.size(), "the device memory written");  // all or nothing
-  std::unordered_map<uint32_t, uint32_t> last;  // tile -> the last address written
-  for (const auto& s : segments) {
-    const uint32_t node = s.tile % kHosts;
-    for (uint32_t i = 0; i < s.bytes; i += 4) {
-      uint32_t w;
-      std::memcpy(&w, dram_.data() + s.host_offset + i, 4);
-      to_send_[node].push_back({arch::kFlitKindDebugWrite, s.tile, tile_count() + node, s.addr + i, 0xf, w});
-    }
-    if (s.bytes) last[s.tile] = s.addr + s.bytes - 4;
-  }
-  // Delivered when a read of each tile's last word, sent behind the writes from the same
-  // node, is answered (the mesh keeps the order of flits from one node to another).
-  for (const auto& [tile, addr] : last) queue_read(tile % kHosts, tile, addr, &fence_word_);
-  try {
-    drain("dram_to_tiles");
-  } catch (...) {
-    clear_host_queues();
-    throw;
-  }
-  pending_reads_.clear();
+  write_words(segments, dram_, arch::kFlitKindDebugWrite, true, "dram_to_tiles");
 }
 
 void VltMachine::tiles_to_dram(std::span<const device::DmaSegment> segments) {
   if (state() != device::kStateHostSync) throw DeviceError("tiles_to_dram: only while the tiles wait in a host sync");
-  const uint64_t size = uint64_t{target().device_memory_mib} << 20;
   uint64_t end = dram_.size();
   for (const auto& s : segments) {
-    if (s.host_offset > size || s.bytes > size - s.host_offset)
-      throw DeviceError("tiles_to_dram: " + std::to_string(s.bytes) + " bytes at " + std::to_string(s.host_offset) +
-                        " outside the device memory (" + std::to_string(target().device_memory_mib) + " MiB)");
+    device::check_device_memory_range(target().device_memory_mib, s.host_offset, s.bytes, "tiles_to_dram");
     end = std::max<uint64_t>(end, s.host_offset + s.bytes);
   }
   if (dram_.size() < end) dram_.resize(end);

@@ -54,6 +54,16 @@ class DeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Throws DeviceError naming `what` unless bytes [offset, offset + bytes) lie within a device
+// memory of `mib` MiB (no wrap-around): the backends' check of dram_write, dram_to_tiles and
+// tiles_to_dram.
+inline void check_device_memory_range(uint32_t mib, uint64_t offset, uint64_t bytes, const std::string& what) {
+  const uint64_t size = uint64_t{mib} << 20;
+  if (offset > size || bytes > size - offset)
+    throw DeviceError(what + ": bytes " + std::to_string(offset) + ".." + std::to_string(offset + bytes) +
+                      " outside the device memory (" + std::to_string(mib) + " MiB)");
+}
+
 // One register access of a batch: a read fills `value`, a write writes it.
 struct RegOp {
   enum Kind : uint32_t { kRead = 0, kWrite = 1 };

@@ -193,6 +193,11 @@ class VltMachine final : public device::Device {
   // Ticks until every queued host flit is injected and every expected reply (dma_read's, and
   // dma_write's delivery fences) has come back. Throws DeviceError if that takes implausibly long.
   void drain(const char* what);
+  // Each segment's words from `src` (at its host_offset) to its tile as flits of `kind`, from
+  // host node 0 or, with `spread`, from node tile mod host nodes; returns once they are
+  // delivered (a read of each tile's last word behind them answered). `what` names a failure.
+  void write_words(std::span<const device::DmaSegment> segments, std::span<const std::byte> src, uint32_t kind,
+                   bool spread, const char* what);
   // `source`: what host_offset indexes ("the host buffer", "the device memory written").
   void check_segment(const device::DmaSegment& s, size_t host_bytes, const char* source = "the host buffer") const;
 
