@@ -84,6 +84,7 @@ Executable convert(const fb::Executable& r) {
   e.supersteps = r.supersteps();
   e.exchange_bytes = r.exchange_bytes();
   e.device_memory = scalars(r.device_memory());
+  e.device_memory_zeros = r.device_memory_zeros();
   return e;
 }
 

@@ -103,6 +103,8 @@ SectionSums other_sections(const fb::Executable& r) {
   {
     Hasher h;
     h.vec(r.device_memory());
+    h.u32(uint32_t(r.device_memory_zeros()));
+    h.u32(uint32_t(r.device_memory_zeros() >> 32));
     s.device_memory = h.value();
   }
   return s;

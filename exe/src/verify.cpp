@@ -145,9 +145,11 @@ void verify(const Executable& e, const std::string& name) {
   if (e.tiles != t->tiles)
     fail(name, "header: " + std::to_string(e.tiles) + " tiles, target '" + e.target + "' has " +
                    std::to_string(t->tiles));
-  if (e.device_memory.size() > (uint64_t{t->device_memory_mib} << 20))
-    fail(name, "device memory: " + std::to_string(e.device_memory.size()) + " bytes, target '" + e.target +
-                   "' has " + std::to_string(t->device_memory_mib) + " MiB");
+  if (e.device_memory_zeros > kMaxDeviceMemoryBytes ||
+      e.device_memory_bytes() > (uint64_t{t->device_memory_mib} << 20))
+    fail(name, "device memory: " + std::to_string(e.device_memory.size()) + " bytes and " +
+                   std::to_string(e.device_memory_zeros) + " of zeros, target '" + e.target + "' has " +
+                   std::to_string(t->device_memory_mib) + " MiB");
   if (e.firmware.empty()) fail(name, "firmware: missing");
   const uint32_t fw = fnv1a(e.firmware.data(), e.firmware.size());
   if (fw != e.firmware_hash)
@@ -182,10 +184,10 @@ void verify(const Executable& e, const std::string& name) {
     const std::string at = "stream '" + s.name + "'";
     if (unsigned(s.direction) > unsigned(StreamDirection::kDeviceToDeviceMemory))
       fail(name, at + ": unknown direction " + std::to_string(unsigned(s.direction)));
-    if (s.in_device_memory() && (s.source_offset % 4 || s.source_offset > e.device_memory.size() ||
-                                   transfer_bytes(s) > e.device_memory.size() - s.source_offset))
+    if (s.in_device_memory() && (s.source_offset % 4 || s.source_offset > e.device_memory_bytes() ||
+                                   transfer_bytes(s) > e.device_memory_bytes() - s.source_offset))
       fail(name, at + ": " + std::to_string(transfer_bytes(s)) + " bytes at offset " + std::to_string(s.source_offset) +
-                     " of device memory (" + std::to_string(e.device_memory.size()) +
+                     " of device memory (" + std::to_string(e.device_memory_bytes()) +
                      " bytes) are not aligned or not all there");
     if (!s.in_device_memory() && s.source_offset)
       fail(name, at + ": source offset " + std::to_string(s.source_offset) + " on a stream from or to the host");

@@ -103,7 +103,8 @@ void build(const Executable& e, Use&& use) {
       e.header_addr, b.CreateVector(e.firmware), e.firmware_hash, b.CreateVectorOfStructs(segs),
       blob, b.CreateVector(tensors), b.CreateVector(streams), b.CreateVector(programs),
       strings(b, e.op_names), strings(b, e.layer_names), b.CreateVectorOfStructs(vertices),
-      b.CreateVectorOfStructs(memory), e.supersteps, e.exchange_bytes, &unsealed, b.CreateVector(e.device_memory));
+      b.CreateVectorOfStructs(memory), e.supersteps, e.exchange_bytes, &unsealed, b.CreateVector(e.device_memory),
+      e.device_memory_zeros);
   fb::FinishExecutableBuffer(b, root);
 
   const std::span<uint8_t> out(b.GetBufferPointer(), b.GetSize());

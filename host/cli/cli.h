@@ -76,7 +76,9 @@ exe::Executable compile_with_proportions(double first, bool is_fixed, const pass
 // what the firmware leaves on the target's tiles, where half a tile for one op's temporaries
 // cannot fit (AlexNet's training step on ipu-mk2: 81%): the compile then skips a lowering
 // that would fail.
-double first_proportion(uint64_t persistent_bytes, const arch::Target& target, uint32_t firmware_bytes);
+// A training graph's persistent bytes are counted as left on the tiles once its biggest weights
+// stream from device memory (opgraph::resident_training_bytes), where the target has it.
+double first_proportion(double persistent_bytes, const arch::Target& target, uint32_t firmware_bytes);
 // "0.25": a memory proportion as the user would write it.
 std::string proportion(double p);
 // The op kinds of --recompute (max_pool2d, avg_pool2d, lrn); throws naming one it does not take.

@@ -44,9 +44,10 @@ void check_memory_proportion(const CompileArgs& c, const CLI::App& cmd) {
     throw std::runtime_error("--memory-proportion " + proportion(c.memory_proportion) + ": must be in (0, 1]");
 }
 
-double first_proportion(uint64_t persistent_bytes, const arch::Target& target, uint32_t firmware_bytes) {
+double first_proportion(double persistent_bytes, const arch::Target& target, uint32_t firmware_bytes) {
   const double available = double(target.tiles) * (target.sram_bytes > firmware_bytes ? target.sram_bytes - firmware_bytes : 0);
-  return persistent_bytes > 0.5 * available ? 0.25 : 0.5;
+  const double resident = opgraph::resident_training_bytes(persistent_bytes, available, target.device_memory_mib > 0);
+  return resident > 0.5 * available ? 0.25 : 0.5;
 }
 
 exe::Executable compile_with_proportions(double first, bool is_fixed, const passes::CompileOptions& o,

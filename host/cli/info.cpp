@@ -83,11 +83,13 @@ int info(const std::string& model) {
   const exe::Executable e = exe::read_file(model);
   std::printf("%s: target %s, %u tiles, firmware %zu bytes, %zu segments\n", model.c_str(), e.target.c_str(), e.tiles,
               e.firmware.size(), e.segments.size());
-  if (!e.device_memory.empty()) {
+  if (e.device_memory_bytes()) {
     size_t from = 0, to = 0;
     for (const exe::Stream& s : e.streams) from += s.from_device_memory(), to += s.to_device_memory();
-    std::printf("device memory: %zu bytes, loaded once; %zu streams read it (weights streamed to the tiles)%s\n",
-                e.device_memory.size(), from,
+    const std::string zeros =
+        e.device_memory_zeros ? " (" + std::to_string(e.device_memory.size()) + " stored, then zeros)" : "";
+    std::printf("device memory: %llu bytes%s, loaded once; %zu streams read it (weights streamed to the tiles)%s\n",
+                static_cast<unsigned long long>(e.device_memory_bytes()), zeros.c_str(), from,
                 to ? (", " + std::to_string(to) + " write back to it (updated weights and velocities)").c_str() : "");
   }
   print_memory(e.memory);

@@ -124,10 +124,10 @@ TEST(ExeErrors, BadIdentifier) {
 
 TEST(ExeErrors, Version) {
   const auto bytes = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(kFormatVersion + 1); });
-  EXPECT_THAT(load_error(bytes), StartsWith("model.tsx: format version 4, this build reads version 3: recompile"));
-  // A file of the previous version (before device memory) is refused the same way.
-  const auto old = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(2); });
-  EXPECT_THAT(load_error(old), StartsWith("model.tsx: format version 2, this build reads version 3: recompile"));
+  EXPECT_THAT(load_error(bytes), StartsWith("model.tsx: format version 5, this build reads version 4: recompile"));
+  // A file of the previous version (before device memory's zeros) is refused the same way.
+  const auto old = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(3); });
+  EXPECT_THAT(load_error(old), StartsWith("model.tsx: format version 3, this build reads version 4: recompile"));
 }
 
 TEST(ExeErrors, ArchHash) {
@@ -182,6 +182,8 @@ TEST(ExeErrors, SectionChecksums) {
   flip(r.vertices()->Get(99), "debug");
   flip(r.memory()->Get(15), "memory");
   flip(r.device_memory()->data() + 70, "device_memory");
+  flip(reinterpret_cast<const flatbuffers::Table&>(r).GetAddressOf(fb::Executable::VT_DEVICE_MEMORY_ZEROS),
+       "device_memory");
   flip(r.streams()->Get(2)->name()->c_str(), "streams");
 }
 
@@ -318,7 +320,20 @@ TEST(ExeErrors, DeviceMemory) {
                          "aligned or not all there");
   e = synthetic();
   e.device_memory.resize((uint64_t{arch::find_target("small")->device_memory_mib} << 20) + 4);
-  EXPECT_THAT(error_of(e), HasSubstr("model.tsx: device memory: 268435460 bytes, target 'small' has 256 MiB"));
+  EXPECT_THAT(error_of(e), HasSubstr("model.tsx: device memory: 268435460 bytes and 0 of zeros, target 'small' has 256 MiB"));
+  // Zeros after the image (velocities): kept through the file, counted in the bounds.
+  e = synthetic();
+  e.device_memory_zeros = 32;
+  e.streams[2].source_offset = 112;  // the last 16 of 96 + 32
+  EXPECT_EQ(deserialize(serialize(e), "model.tsx").device_memory_zeros, 32u);
+  e.streams[2].source_offset = 116;
+  EXPECT_EQ(error_of(e), "model.tsx: stream 'weights': 16 bytes at offset 116 of device memory (128 bytes) are not "
+                         "aligned or not all there");
+  e.streams[2].source_offset = 64;
+  e.device_memory_zeros = uint64_t{256} << 20;
+  EXPECT_EQ(error_of(e), "model.tsx: device memory: 96 bytes and 268435456 of zeros, target 'small' has 256 MiB");
+  e.device_memory_zeros = ~uint64_t{0};  // no wrap-around
+  EXPECT_THAT(error_of(e), HasSubstr("96 bytes and 18446744073709551615 of zeros"));
 }
 
 // Edits behind intact checksums: the content checks still run on load.

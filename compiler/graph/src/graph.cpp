@@ -215,12 +215,8 @@ Stream Graph::add_device_memory_stream(std::string name, DType dtype, std::vecto
   if (words.size() != element_count(shape) || exe::dtype_bytes(dtype) != 4)
     throw GraphError("device memory stream '" + name + "': " + std::to_string(words.size()) + " words for " +
                      shape_string(shape) + " " + exe::dtype_name(dtype));
-  const uint64_t at = (device_memory_->size() + 63) / 64 * 64;  // each stream's data 64-byte aligned
-  const uint64_t limit = std::min(uint64_t{target_->device_memory_mib} << 20, exe::kMaxDeviceMemoryBytes);
-  if (at + words.size_bytes() > limit)
-    throw GraphError("device memory stream '" + name + "': " + std::to_string(at + words.size_bytes()) +
-                     " bytes of device memory, more than the " + std::to_string(limit) + " that target '" +
-                     std::string(target_->name) + "' and one executable file hold");
+  const uint64_t at = aligned_image();  // each stream's data 64-byte aligned
+  check_device_memory(name, at, words.size_bytes(), zeros_);
   const Stream s = add_stream(std::move(name), dtype, std::move(shape));
   if (device_memory_.use_count() > 1) device_memory_ = std::make_shared<std::vector<uint8_t>>(*device_memory_);
   device_memory_->resize(at + words.size_bytes());
@@ -228,6 +224,26 @@ Stream Graph::add_device_memory_stream(std::string name, DType dtype, std::vecto
   streams_.back().from_device_memory = true;
   streams_.back().source_offset = at;
   return s;
+}
+
+Stream Graph::add_zeroed_device_memory_stream(std::string name, DType dtype, std::vector<uint32_t> shape) {
+  const uint64_t bytes = element_count(shape) * uint64_t{exe::dtype_bytes(dtype)};
+  if (exe::dtype_bytes(dtype) != 4)
+    throw GraphError("device memory stream '" + name + "': " + shape_string(shape) + " " + exe::dtype_name(dtype));
+  check_device_memory(name, aligned_image() + zeros_, bytes, 0);
+  const Stream s = add_stream(std::move(name), dtype, std::move(shape));
+  streams_.back().from_device_memory = streams_.back().zeroed = true;
+  streams_.back().source_offset = zeros_;
+  zeros_ += (bytes + 63) / 64 * 64;
+  return s;
+}
+
+void Graph::check_device_memory(const std::string& name, uint64_t at, uint64_t bytes, uint64_t others) const {
+  const uint64_t limit = std::min(uint64_t{target_->device_memory_mib} << 20, exe::kMaxDeviceMemoryBytes);
+  if (at + bytes + others > limit)
+    throw GraphError("device memory stream '" + name + "': " + std::to_string(at + bytes + others) +
+                     " bytes of device memory, more than the " + std::to_string(limit) + " that target '" +
+                     std::string(target_->name) + "' and one executable file hold");
 }
 
 Stream Graph::move_initial_value_to_device_memory(const Tensor& t, std::string name) {

@@ -256,11 +256,11 @@ class Lowering : public detail::LowerContext {
   }
 
   // Training weights in device memory (docs/weight-streaming.md, "Training"). When the
-  // parameters with their velocities and gradients would take more than kTooBig of what the
-  // firmware leaves on all tiles and the target has device memory, the biggest matmul
+  // parameters with their velocities and gradients would take more than kStreamAbove of what
+  // the firmware leaves on all tiles and the target has device memory, the biggest matmul
   // weights whose layer is one forward product, at most one input gradient and one weight
   // gradient that only their update reads stay there (ops::StreamedWeight), until the rest
-  // take at most kResident. Each is lowered at its forward product and, for its gradients
+  // take at most kStreamDownTo (lower.h). Each is lowered at its forward product and, for its gradients
   // and update together, at the first of its gradient products; the other and the update
   // are then skipped. A later lowering given the same LowerOptions::streamed (the inference
   // program) streams those weights in its matmuls.
@@ -277,19 +277,19 @@ class Lowering : public detail::LowerContext {
     // Only where the caller takes the streamed weights on to its other programs (they must
     // not make tensors of their own from the initial values), and the target has device memory.
     if (!o.streamed || g_.target().device_memory_mib == 0) return;
-    constexpr double kTooBig = 0.85, kResident = 0.25, kChunk = 0.05;
+    constexpr double kChunk = 0.05;
     const double chip = available_ * g_.target().tiles;
     double total = 0;
     for (const Op& op : ops)
       if (op.kind == OpKind::kParameter && !tensors_[op.result.id].valid())
         total += 4.0 * detail::elements(og_.info(op.result).shape);
-    if (3 * total <= kTooBig * chip) return;
+    if (3 * total <= kStreamAbove * chip) return;
     std::vector<StreamCandidate> candidates = streamable_layers();
     std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
     std::string line;
     double streamed = 0;
     for (const StreamCandidate& c : candidates) {
-      if (3 * total <= kResident * chip) break;
+      if (3 * total <= kStreamDownTo * chip) break;
       const Value w = c.layer.weight;
       const std::vector<uint32_t>& shape = og_.info(w).shape;
       const std::string& name = og_.producer(w).name;

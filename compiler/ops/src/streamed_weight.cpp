@@ -35,7 +35,7 @@ graph::Blocking blocking(uint32_t k, uint32_t cols, const LayerPlan& p) {
 
 StreamedWeight::StreamedWeight(graph::Graph& g, uint32_t batch, uint32_t k, const std::vector<float>& values,
                                const CostModel& cost, double chunk_bytes_per_tile, double max_bytes, std::string name)
-    : batch_(batch), k_(k), cost_(cost), max_bytes_(max_bytes) {
+    : batch_(batch), k_(k), cost_(cost) {
   if (k == 0 || batch == 0 || values.empty() || values.size() % k)
     throw GraphError("streamed weight '" + name + "': " + std::to_string(values.size()) +
                      " values are no whole number of rows of " + std::to_string(k));
@@ -60,8 +60,7 @@ StreamedWeight::StreamedWeight(graph::Graph& g, uint32_t batch, uint32_t k, cons
     const std::vector<uint32_t> words =
         detail::chunk_words(blocking(k, ch.n1 - ch.n0, ch.plan), k, values, n_, ch.n0, ch.n1);
     ch.values = g.add_device_memory_stream(id + ".w", exe::DType::kF32, {k, ch.n1 - ch.n0}, words);
-    ch.velocity = g.add_device_memory_stream(id + ".v", exe::DType::kF32, {k, ch.n1 - ch.n0},
-                                             std::vector<uint32_t>(words.size(), 0));
+    ch.velocity = g.add_zeroed_device_memory_stream(id + ".v", exe::DType::kF32, {k, ch.n1 - ch.n0});
     chunks_.push_back(std::move(ch));
   }
 }
@@ -99,10 +98,15 @@ Tensor StreamedWeight::forward(graph::Graph& g, graph::Program& prog, const Tens
     const uint32_t cols = ch.n1 - ch.n0;
     const std::string id = name + ".chunk" + std::to_string(c);
     const Tensor w = buffer(g, ch, id + ".w");
-    // The planned batch runs on the chunk's layer plan; another gets a plan of its own and
-    // reads (or copies) W's blocks where they lie.
-    MatMulPlan plan = m == batch_ ? ch.plan.plans[0] : plan_matmul(m, k_, cols, g.target().tiles, cost_, 0xFFFFFFFFu, max_bytes_);
-    MatMulOptions mo = m == batch_ ? layer_options(ch.plan, products(batch_), 0) : MatMulOptions{};
+    // The planned batch runs on the chunk's layer plan. Another (the inference program's)
+    // keeps W's grid with its batch whole, so each block of W is read in place on its tile:
+    // a grid of its own would copy W row by row into its blocks, millions of copies for
+    // AlexNet's classifier.
+    const LayerProduct own{LayerProduct::kForward, m};
+    const LayerPlan grid{ch.plan.pk, ch.plan.pn,
+                         {estimate_layer_product(k_, cols, ch.plan.pk, ch.plan.pn, own, 1, false, cost_)}};
+    const MatMulPlan plan = m == batch_ ? ch.plan.plans[0] : grid.plans[0];
+    MatMulOptions mo = m == batch_ ? layer_options(ch.plan, products(batch_), 0) : layer_options(grid, {own}, 0);
     mo.a_blocks = &x_blocks;
     graph::Program p = graph::Sequence();
     const Tensor part = matmul(g, p, x, w, plan, id, mo);

@@ -160,6 +160,7 @@ exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPla
   e.tensors = r.tensors;
   e.streams = r.streams;
   e.device_memory = g.device_memory();
+  e.device_memory_zeros = g.device_memory_zeros();
   for (size_t p = 0; p < l.programs.size(); ++p) {
     exe::Program& ep = e.programs.emplace_back();
     ep.name = l.programs[p].name;

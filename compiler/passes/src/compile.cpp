@@ -77,7 +77,10 @@ exe::Executable compile(graph::Graph&& g, const CompileOptions& o) {
   Progress progress(o.progress);
   graph::validate(g);
   progress.done("validate");
-  return run(g, o, progress);
+  // Owned here, so it is freed before the caller writes the executable (AlexNet's training
+  // graph holds hundreds of MB of initial values).
+  graph::Graph owned = std::move(g);
+  return run(owned, o, progress);
 }
 
 }  // namespace tessera::passes

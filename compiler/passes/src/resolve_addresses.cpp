@@ -95,7 +95,7 @@ Resolved resolve_addresses(const graph::Graph& g, const Lowered& l, const Exchan
     out.name = h.name;
     out.index = s;
     out.direction = h.direction;
-    out.source_offset = sd.source_offset;
+    out.source_offset = g.device_memory_offset(sd);
     out.dtype = sd.dtype;
     out.shape = sd.shape;
     for (const ExchangePlan::StreamRun& run : x.streams[s].runs)

@@ -112,8 +112,10 @@ void Engine::load() {
     options_.progress("loading " + std::to_string(exe_.tiles) + " tiles: firmware " + std::to_string(fw_bytes.size()) +
                       " bytes per tile, executable " + std::to_string(exe_total) + " bytes in " +
                       std::to_string(exe_.segments.size()) + " segments" +
-                      (exe_.device_memory.empty() ? std::string()
-                                                  : ", device memory " + std::to_string(exe_.device_memory.size()) + " bytes"));
+                      (exe_.device_memory_bytes() == 0
+                           ? std::string()
+                           : ", device memory " + std::to_string(exe_.device_memory.size()) + " bytes and " +
+                                 std::to_string(exe_.device_memory_zeros) + " of zeros"));
   loaded_ = false;
   device_call("load", [&] {
     dev_.write_reg(arch::kDevRegControl, device::kControlReset);
@@ -141,6 +143,14 @@ void Engine::load() {
     for (size_t at = 0; at < exe_.device_memory.size(); at += kBatch) {
       const size_t n = std::min(kBatch, exe_.device_memory.size() - at);
       dev_.dram_write(at, std::as_bytes(std::span(exe_.device_memory).subspan(at, n)));
+    }
+    // Then its zeros (velocities): the device's memory may hold an earlier run's.
+    if (exe_.device_memory_zeros) {
+      const std::vector<std::byte> zeros(std::min<uint64_t>(kBatch, exe_.device_memory_zeros));
+      for (uint64_t at = 0; at < exe_.device_memory_zeros; at += kBatch) {
+        const size_t n = std::min<uint64_t>(kBatch, exe_.device_memory_zeros - at);
+        dev_.dram_write(exe_.device_memory.size() + at, std::span(zeros).first(n));
+      }
     }
   });
   loaded_ = true;

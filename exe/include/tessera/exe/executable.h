@@ -14,7 +14,7 @@
 
 namespace tessera::exe {
 
-inline constexpr uint32_t kFormatVersion = 3;  // 2: live ranges, programs' steps; 3: device memory
+inline constexpr uint32_t kFormatVersion = 4;  // 2: live ranges, programs' steps; 3: device memory; 4: its zeros
 
 enum class DType : uint8_t { kF32 = 0, kI32 = 1, kU32 = 2, kU8 = 3 };
 uint32_t dtype_bytes(DType t);
@@ -72,7 +72,7 @@ struct Stream {
   DType dtype = DType::kF32;
   std::vector<uint32_t> shape;      // of one transfer
   std::vector<Interval> intervals;  // where each element goes on the device
-  uint64_t source_offset = 0;       // in device memory: byte offset of element 0 in device_memory
+  uint64_t source_offset = 0;       // in device memory: byte offset of element 0 (image, then zeros)
   bool operator==(const Stream&) const = default;
   bool from_device_memory() const { return direction == StreamDirection::kDeviceMemoryToDevice; }
   bool to_device_memory() const { return direction == StreamDirection::kDeviceToDeviceMemory; }
@@ -133,8 +133,11 @@ struct Executable {
   uint32_t supersteps = 0;         // static estimate per run of the first program
   uint64_t exchange_bytes = 0;
   // The device's DRAM image from address 0 (remote buffers: weights too big for the tiles),
-  // written once at load; streams kDeviceMemoryToDevice read it.
+  // then `device_memory_zeros` bytes of zeros (velocities: not stored), written once at load;
+  // streams kDeviceMemoryToDevice read it.
   std::vector<uint8_t> device_memory;
+  uint64_t device_memory_zeros = 0;
+  uint64_t device_memory_bytes() const { return device_memory.size() + device_memory_zeros; }
   bool operator==(const Executable&) const = default;
 
   const Tensor* find_tensor(const std::string& name) const;

@@ -74,8 +74,9 @@ struct StreamData {
   std::string name;
   DType dtype = DType::kF32;
   std::vector<uint32_t> shape;
-  bool from_device_memory = false;  // add_device_memory_stream: its data is in device_memory()
-  uint64_t source_offset = 0;       // there, in bytes
+  bool from_device_memory = false;  // add_device_memory_stream: its data is in device memory
+  bool zeroed = false;              // add_zeroed_device_memory_stream: in the zeros after the image
+  uint64_t source_offset = 0;       // in device_memory(), or among the zeros: Graph::device_memory_offset
 };
 
 class Graph {
@@ -129,7 +130,16 @@ class Graph {
   // The whole variable `t`'s initial value moved into device memory as such a stream (the
   // variable then has none): a constant loaded by the program rather than before it.
   Stream move_initial_value_to_device_memory(const Tensor& t, std::string name);
+  // The same for data that starts as zeros (a velocity): it takes no bytes of the image
+  // (nor of the executable file), only device memory after it, zeroed at load.
+  Stream add_zeroed_device_memory_stream(std::string name, DType dtype, std::vector<uint32_t> shape);
+  // The device memory image (from address 0) and the zero bytes after it.
   const std::vector<uint8_t>& device_memory() const { return *device_memory_; }
+  uint64_t device_memory_zeros() const { return zeros_ ? aligned_image() - device_memory_->size() + zeros_ : 0; }
+  // Where a device memory stream's data starts in the device's memory.
+  uint64_t device_memory_offset(const StreamData& s) const {
+    return s.zeroed ? aligned_image() + s.source_offset : s.source_offset;
+  }
   void add_program(std::string name, Program program);
 
   // ---- read access for the passes
@@ -146,6 +156,10 @@ class Graph {
   // Where t's `count` initial words go (checked: one per element), the variable's initial
   // value made zeros first if it had none.
   uint32_t* initial_slot(const Tensor& t, size_t count);
+  // The image's size rounded up to the 64-byte alignment of every stream's data.
+  uint64_t aligned_image() const { return (device_memory_->size() + 63) / 64 * 64; }
+  // Throws unless `bytes` more at `at` leave the image and zeros within the device memory.
+  void check_device_memory(const std::string& name, uint64_t at, uint64_t bytes, uint64_t others) const;
   FieldValue& field_of(Vertex v, const std::string& field, bool pointer);
 
   const arch::Target* target_;
@@ -155,6 +169,7 @@ class Graph {
   std::vector<StreamData> streams_;
   // Shared by copies of the graph, copied on the next add (hundreds of MB for a big model).
   std::shared_ptr<std::vector<uint8_t>> device_memory_ = std::make_shared<std::vector<uint8_t>>();
+  uint64_t zeros_ = 0;  // the zeroed streams' bytes, each 64-byte aligned
   // Shared by copies of the graph (a compile's working copy), copied on the next add: a
   // program tree may hold millions of steps.
   std::shared_ptr<std::vector<std::pair<std::string, Program>>> programs_ =

@@ -1,6 +1,7 @@
 // Lowering the op graph into the vertex graph through the ops library.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -60,6 +61,18 @@ struct LowerOptions {
   // which tiles each big constant matmul and the window ops were given).
   std::function<void(const std::string&)> note = {};
 };
+
+// Training weights in device memory (docs/weight-streaming.md, "Training"): a training
+// lowering with LowerOptions::streamed on a target with device memory streams its biggest
+// matmul weights when the parameters with their velocities and gradients (`persistent`
+// bytes) would take more than kStreamAbove of `chip` (what the firmware leaves on all
+// tiles), until the rest take at most kStreamDownTo of it.
+inline constexpr double kStreamAbove = 0.85, kStreamDownTo = 0.25;
+// The persistent bytes left on the tiles by that rule, where enough weights can stream: a
+// first estimate for the memory proportion (the lowering decides weight by weight).
+inline double resident_training_bytes(double persistent, double chip, bool device_memory) {
+  return device_memory && persistent > kStreamAbove * chip ? std::min(persistent, kStreamDownTo * chip) : persistent;
+}
 
 // Adds program "infer" to `g`: Repeat(batches) { HostWrite of every input (streams named as
 // the inputs, mapped in whole rows per tile); the ops in order; HostRead of every output }.

@@ -38,7 +38,8 @@ class StreamedWeight {
   uint32_t rows() const { return k_; }
   uint32_t cols() const { return n_; }
 
-  // Y = X W (X [m, k], any m: another batch than the planned one gets its own plans), its
+  // Y = X W (X [m, k], any m: another batch than the planned one keeps W's grid, its batch
+  // whole, so W's blocks are read where they land), its
   // rows whole per tile with `whole_rows`, else spread over the tiles. Chunk c + 1 is read
   // while chunk c's product runs (streaming.h's double buffering); the program's host syncs
   // land them.
@@ -64,7 +65,6 @@ class StreamedWeight {
 
   uint32_t batch_ = 0, k_ = 0, n_ = 0;
   CostModel cost_;
-  double max_bytes_ = 0;
   std::vector<Chunk> chunks_;
 };
 

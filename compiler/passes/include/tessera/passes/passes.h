@@ -63,7 +63,8 @@ class CompileError : public std::runtime_error {
 // validate, check_fit, lower_programs, plan_exchanges, plan_memory, resolve_addresses, codegen.
 // Throws graph::GraphError or CompileError.
 exe::Executable compile(const graph::Graph& g, const CompileOptions& o);
-// The same on a graph the caller gives up: no working copy (lowering adds hidden tensors).
+// The same on a graph the caller gives up: no working copy (lowering adds hidden tensors),
+// and `g` is left empty (moved from) and its memory freed before the executable returns.
 exe::Executable compile(graph::Graph&& g, const CompileOptions& o);
 
 // Text dumps of each stage, for the golden tests and for debugging.
