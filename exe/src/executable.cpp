@@ -2,6 +2,7 @@
 #include "tessera/exe/executable.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tessera::exe {
 
@@ -57,6 +58,23 @@ const Stream* Executable::find_stream(const std::string& name) const { return fi
 uint32_t fnv1a(const uint8_t* data, size_t size, uint32_t h) {
   for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 16777619u;
   return h;
+}
+
+uint32_t checksum(const uint8_t* data, size_t size, uint32_t h) {
+  constexpr uint64_t kP = 0x100000001b3ull, kQ = 0x9e3779b97f4a7c15ull;  // FNV-64's prime; odd
+  uint64_t lane[4] = {h ^ kQ, (h + 1) * kQ, (h + 2) * kQ, (h + 3) * kQ};
+  size_t i = 0;
+  for (; i + 32 <= size; i += 32)
+    for (int l = 0; l < 4; ++l) {
+      uint64_t w;
+      std::memcpy(&w, data + i + 8 * l, 8);  // little-endian hosts only, as the reader
+      lane[l] = (lane[l] ^ w) * kP;
+    }
+  for (; i < size; ++i) lane[3] = (lane[3] ^ data[i]) * kP;
+  uint64_t x = size * kQ;
+  for (const uint64_t v : lane) x = (x ^ v) * kP;
+  x ^= x >> 33, x *= kQ, x ^= x >> 29;  // the high bits' differences reach the low half
+  return static_cast<uint32_t>(x ^ (x >> 32));
 }
 
 }  // namespace tessera::exe

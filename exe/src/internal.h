@@ -10,7 +10,7 @@
 
 namespace tessera::exe::detail {
 
-// FNV-1a of each section's canonical bytes (docs/executable.md, "Checksums").
+// exe::checksum of each section's canonical bytes (docs/executable.md, "Checksums").
 struct SectionSums {
   uint32_t segments = 0, tensors = 0, streams = 0, programs = 0, debug = 0, memory = 0, device_memory = 0;
 };
@@ -22,13 +22,9 @@ inline const uint8_t* file_checksum_field(const fb::Executable& root) {
   return reinterpret_cast<const flatbuffers::Table&>(root).GetAddressOf(fb::Executable::VT_FILE_CHECKSUM);
 }
 
-// FNV-1a of the whole buffer, the 4 bytes of the file_checksum field read as zero.
+// exe::checksum of the whole buffer, the 4 bytes of the file_checksum field read as zero.
 // Requires the field to be present (the writer forces it).
 uint32_t file_checksum(std::span<const uint8_t> buf, const fb::Executable& root);
-
-// Both of the above, as the reader checks them: the same values, with segment_data (most
-// of a file) read once for the segments section and the file. Requires the field too.
-SectionSums section_and_file_checksums(std::span<const uint8_t> buf, const fb::Executable& root, uint32_t& file);
 
 // The FlatBuffers verifier's limits, the same for the writer's seal and the reader: tables
 // are few (tensors, streams, programs), but a big graph's temporaries are tensors too

@@ -12,23 +12,23 @@
 namespace tessera::exe::detail {
 namespace {
 
-constexpr uint32_t kFnvBasis = 2166136261u, kFnvPrime = 16777619u;
+constexpr uint32_t kBasis = 2166136261u;
 
 class Hasher {
  public:
   void u32(uint32_t v) {
     const uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
-    h_ = fnv1a(b, 4, h_);
+    h_ = checksum(b, 4, h_);
   }
   void str(const flatbuffers::String* s) {
     u32(s ? s->size() : 0);
-    if (s) h_ = fnv1a(reinterpret_cast<const uint8_t*>(s->data()), s->size(), h_);
+    if (s) h_ = checksum(reinterpret_cast<const uint8_t*>(s->data()), s->size(), h_);
   }
   // A vector of scalars or structs: its stored bytes.
   template <typename T>
   void vec(const flatbuffers::Vector<T>* v) {
     u32(v ? v->size() : 0);
-    if (v) h_ = fnv1a(v->Data(), size_t(v->size()) * sizeof(std::remove_pointer_t<T>), h_);
+    if (v) h_ = checksum(v->Data(), size_t(v->size()) * sizeof(std::remove_pointer_t<T>), h_);
   }
   void strs(const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>* v) {
     u32(v ? v->size() : 0);
@@ -38,7 +38,7 @@ class Hasher {
   uint32_t value() const { return h_; }
 
  private:
-  uint32_t h_ = kFnvBasis;
+  uint32_t h_ = kBasis;
 };
 
 // Hashes each table of a vector with `f`, after the vector's length.
@@ -110,14 +110,14 @@ SectionSums other_sections(const fb::Executable& r) {
   return s;
 }
 
-// FNV-1a of buf[from, to) after `h`, the 4 bytes of the file_checksum field (at `at`) read
+// exe::checksum of buf[from, to) after `h`, the 4 bytes of the file_checksum field (at `at`) read
 // as zero.
 uint32_t zero_field(std::span<const uint8_t> buf, size_t at, size_t from, size_t to, uint32_t h) {
   static constexpr uint8_t kZero[4] = {0, 0, 0, 0};
   const size_t z0 = std::clamp(at, from, to), z1 = std::clamp(at + 4, from, to);
-  h = fnv1a(buf.data() + from, z0 - from, h);
-  h = fnv1a(kZero, z1 - z0, h);
-  return fnv1a(buf.data() + z1, to - z1, h);
+  h = checksum(buf.data() + from, z0 - from, h);
+  h = checksum(kZero, z1 - z0, h);
+  return checksum(buf.data() + z1, to - z1, h);
 }
 
 size_t field_offset(std::span<const uint8_t> buf, const fb::Executable& root) {
@@ -129,33 +129,12 @@ size_t field_offset(std::span<const uint8_t> buf, const fb::Executable& root) {
 SectionSums section_checksums(const fb::Executable& r) {
   SectionSums s = other_sections(r);
   const auto* data = r.segment_data();
-  s.segments = data ? fnv1a(data->Data(), data->size(), segments_head(r)) : segments_head(r);
+  s.segments = data ? checksum(data->Data(), data->size(), segments_head(r)) : segments_head(r);
   return s;
 }
 
 uint32_t file_checksum(std::span<const uint8_t> buf, const fb::Executable& root) {
-  return zero_field(buf, field_offset(buf, root), 0, buf.size(), kFnvBasis);
-}
-
-SectionSums section_and_file_checksums(std::span<const uint8_t> buf, const fb::Executable& r, uint32_t& file) {
-  const auto* data = r.segment_data();
-  const size_t at = field_offset(buf, r);
-  const size_t d0 = data ? size_t(data->Data() - buf.data()) : 0, d1 = data ? d0 + data->size() : 0;
-  if (!data || (at < d1 && at + 4 > d0)) {  // the field inside the data: only in a crafted file
-    file = file_checksum(buf, r);
-    return section_checksums(r);
-  }
-  SectionSums s = other_sections(r);
-  // Two independent chains over the data, each bound by its multiply's latency: the
-  // second costs little more than the first.
-  uint32_t a = zero_field(buf, at, 0, d0, kFnvBasis), b = segments_head(r);
-  for (size_t i = d0; i < d1; ++i) {
-    a = (a ^ buf[i]) * kFnvPrime;
-    b = (b ^ buf[i]) * kFnvPrime;
-  }
-  file = zero_field(buf, at, d1, buf.size(), a);
-  s.segments = b;
-  return s;
+  return zero_field(buf, field_offset(buf, root), 0, buf.size(), kBasis);
 }
 
 bool seal(std::span<uint8_t> buf) {

@@ -243,8 +243,8 @@ const fb::Executable& verify_buffer(std::span<const uint8_t> buf, const std::str
   // Section checksums first: they say which part is damaged; the file checksum then covers
   // everything else (header fields, names' layout, padding).
   if (!r.checksums()) fail(name, "checksums: missing");
-  uint32_t whole = 0;
-  const SectionSums s = file_checksum_field(r) ? section_and_file_checksums(buf, r, whole) : section_checksums(r);
+  const SectionSums s = section_checksums(r);
+  const uint32_t whole = file_checksum_field(r) ? file_checksum(buf, r) : 0;
   const fb::Checksums& want = *r.checksums();
   const std::pair<const char*, std::pair<uint32_t, uint32_t>> sections[] = {
       {"segments", {want.segments(), s.segments}}, {"tensors", {want.tensors(), s.tensors}},
