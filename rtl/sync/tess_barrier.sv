@@ -8,14 +8,17 @@
 // Pipelining: the per-tile conditions come from flops (the NIs and the tiles); stage 1
 // reduces them (AND/OR trees and lowest-index priority encoders over TILES inputs,
 // ceil(log2(TILES)) levels of 2-input gates) into registers; stage 2 is the state machine.
-// After every release, exchange start or doorbell it waits HOLD cycles, so that it never
-// acts on a summary older than the change it made.
+// Its decisions (go_o, release_o) reach the tiles BCAST_DEPTH cycles later (the machine's
+// broadcast tree). After every release, exchange start or doorbell it waits HOLD =
+// 3 + BCAST_DEPTH cycles, so that it never acts on a summary older than the tiles' answer to
+// the change it made.
 //
 // freeze_i (CONTROL abort, from the cycle the host's write is carried out): the state
 // machine stops where it is: no exchange start, no release, SUPERSTEP and the errors kept,
 // until reset (the register block reports the abort itself).
 module tess_barrier #(
-  parameter int unsigned TILES = 4
+  parameter int unsigned TILES = 4,
+  parameter int unsigned BCAST_DEPTH = 0  // register levels from go_o/release_o to the tiles
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -43,7 +46,8 @@ module tess_barrier #(
 );
   localparam int unsigned IdxW = TILES > 1 ? $clog2(TILES) : 1;
   localparam logic [31:0] DevErr = 32'h4000_0000;
-  localparam logic [2:0] Hold = 3'd3;
+  localparam int unsigned HoldI = 3 + BCAST_DEPTH;
+  localparam logic [7:0] Hold = HoldI[7:0];
 
   // ---- stage 1: per-tile conditions, reduced and registered ------------------------------
   logic [TILES-1:0] stopped, bad_halt, kind_big, kind_diff, mismatch;
@@ -119,7 +123,8 @@ module tess_barrier #(
   localparam logic [2:0] SReset = tess_arch_pkg::DEV_STATE_RESET, SRun = tess_arch_pkg::DEV_STATE_RUNNING,
                          SHost = tess_arch_pkg::DEV_STATE_HOST_SYNC, SHalted = tess_arch_pkg::DEV_STATE_HALTED,
                          SError = tess_arch_pkg::DEV_STATE_ERROR, SXchg = 3'd5, SCheck = 3'd6;
-  logic [2:0]  st_q, hold_q;
+  logic [2:0]  st_q;
+  logic [7:0]  hold_q;
   logic [31:0] superstep_q;
   logic        go_q, release_q;
   logic [31:0] err_tile_q, err_superstep_q, err_cause_q, err_detail_q;
@@ -150,7 +155,7 @@ module tess_barrier #(
     end else begin
       go_q <= 1'b0;
       release_q <= 1'b0;
-      if (hold_q != 3'd0) hold_q <= hold_q - 3'd1;
+      if (hold_q != 8'd0) hold_q <= hold_q - 8'd1;
       if (!run_i) begin
         st_q <= SReset;
         hold_q <= Hold;
@@ -162,7 +167,7 @@ module tess_barrier #(
             hold_q <= Hold;
           end
           SRun: begin
-            if (hold_q == 3'd0 && s_any_bad) begin
+            if (hold_q == 8'd0 && s_any_bad) begin
               st_q <= SError;
               err_tile_q <= {{(32 - IdxW){1'b0}}, s_first_bad};
               err_superstep_q <= superstep_q;
@@ -179,7 +184,7 @@ module tess_barrier #(
                 err_detail_q <= bad_code;
                 err_src_q <= 2'd0;
               end
-            end else if (hold_q == 3'd0 && s_all_stopped) begin
+            end else if (hold_q == 8'd0 && s_all_stopped) begin
               err_superstep_q <= superstep_q;
               err_src_q <= 2'd0;
               if (!s_any_arrived) begin
@@ -215,7 +220,7 @@ module tess_barrier #(
             end
           end
           SXchg, SCheck: begin
-            if (hold_q == 3'd0 && s_idle && (st_q == SCheck || s_all_done)) begin
+            if (hold_q == 8'd0 && s_idle && (st_q == SCheck || s_all_done)) begin
               if (s_all_met) begin
                 st_q <= SRun;
                 hold_q <= Hold;
