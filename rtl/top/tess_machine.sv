@@ -16,10 +16,12 @@
 // and arrivals stop, the barrier freezes; arrived_o and halted_o keep the values they had.
 // Arriving flits are still written and read requests answered, so the mesh drains.
 //
-// Machine-wide trees (docs/machine-rtl.md): nothing reaches every tile in one cycle.
-// SYNC_DEPTH register levels (tess_sync_pkg::depth of the tile count)
+// Machine-wide trees (docs/machine-rtl.md): nothing reaches every tile or comes from every
+// tile in one cycle. SYNC_DEPTH register levels (tess_sync_pkg::depth of the tile count)
 // carry the reset (tess_bcast_tree, a reset tree), run, abort, go and release out to the
-// tiles, every tile seeing them in the same cycle.
+// tiles, every tile seeing them in the same cycle; the counts of flits in flight and of
+// credits returned are sums over registered adder trees of the same depth
+// (tess_reduce_tree), and the barrier's own trees are one level deeper.
 module tess_machine #(
   parameter int unsigned MESH_X = tess_target_tiny_pkg::MeshCols,
   parameter int unsigned MESH_Y = tess_target_tiny_pkg::MeshRows,
@@ -90,7 +92,7 @@ module tess_machine #(
   end
   tess_bcast_tree #(.N(T), .W(BcW), .STAGES(D)) u_bcast (
     .clk_i, .rst_ni, .in_i({abort_i, run_i, go, release_p}), .out_o(bc_leaf));
-  // The depth as a signal the harness reads (its phases allow for it).
+  // The depth as a signal the harness reads (its phases and its idle check allow for it).
   logic [7:0] sync_depth;
   assign sync_depth = D[7:0];
   logic unused_probe;
@@ -202,12 +204,12 @@ module tess_machine #(
 
   // ---- the host nodes' read credits ---------------------------------------------------
   localparam int unsigned CreditW = $clog2(READ_CREDITS + 1);
-  localparam int unsigned RetW = $clog2(T + H + 1);
+  localparam int unsigned RetW = $clog2(T + H + 1);  // any count of T + H one-bit leaves
   localparam int unsigned RrW = H > 1 ? $clog2(H) : 1;
   localparam logic [CreditW-1:0] Credits = READ_CREDITS[CreditW-1:0];
   logic [H-1:0]    m_in_valid, m_in_ready, h_read, h_req, h_grant;
   logic [CreditW-1:0] credits_q;
-  logic [RetW-1:0] ret_q, ret_d;
+  logic [RetW-1:0] ret_q, ret_sum;
   logic [RrW-1:0]  rr_q, rr_d;
   logic [31:0]     rr32, rr_next, credits_d;
   logic            found;
@@ -232,12 +234,6 @@ module tess_machine #(
     end
     m_in_valid = host_in_valid_i & (~h_read | h_grant);
     host_in_ready_o = m_in_ready & (~h_read | h_grant);
-    // Credits back: replies leaving their NIs, read requests leaving at host nodes.
-    ret_d = '0;
-    for (int i = 0; i < T; i++) ret_d = ret_d + {{(RetW - 1){1'b0}}, ni_rep_sent[i]};
-    for (int h = 0; h < H; h++)
-      ret_d = ret_d + {{(RetW - 1){1'b0}}, host_out_valid_o[h] && host_out_ready_i[h] &&
-                       host_out_flit_o[h*FW + tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW] == tess_flit_pkg::KindRead};
     credits_d = {{(32 - CreditW){1'b0}}, credits_q} - {31'd0, found} + {{(32 - RetW){1'b0}}, ret_q};
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -246,8 +242,8 @@ module tess_machine #(
       ret_q <= '0;
       rr_q <= '0;
     end else begin
-      // Registered returns: a credit comes back a cycle late, never early.
-      ret_q <= ret_d;
+      // Registered returns: a credit comes back SYNC_DEPTH + 1 cycles late, never early.
+      ret_q <= ret_sum;
       rr_q <= rr_d;
       credits_q <= credits_d[CreditW-1:0];
     end
@@ -265,31 +261,82 @@ module tess_machine #(
     .host_out_valid_o, .host_out_ready_i, .host_out_flit_o
   );
 
-  // Flits in the network: +1 per flit injected, -1 per flit ejected; a read request and its
-  // reply are one item: the NI taking the request does not count it out, its reply entering
-  // the mesh does not count in, so the count (and "network idle") covers a reply waiting
-  // inside an NI.
-  logic [31:0] in_flight_q, n_in, n_out;
+  // ---- machine-wide counts (path 6 of docs/timing.md) -------------------------------------
+  // One-bit events per tile and host node, summed by registered adder trees (SYNC_DEPTH
+  // levels; the first level adds a group of neighbouring leaves next to them):
+  // - flits in: injection handshakes, but not a read reply entering the mesh;
+  // - flits out: ejection handshakes, but not an NI taking a read request (a request and its
+  //   reply are one item, so the count, and "network idle", covers a reply waiting in an NI);
+  // - credits back: replies leaving their NIs, read requests leaving at host nodes.
+  // Host node h is leaf h and tile i leaf H + i: the host nodes sit at the west ends of rows
+  // 0..H-1, so the first group holds them with the first tiles of row 0.
+  localparam int unsigned L = T + H;
+  logic [L*RetW-1:0] l_in, l_out, l_ret;
   always_comb begin
-    n_in = 32'd0;
-    n_out = 32'd0;
+    l_in = '0;
+    l_out = '0;
+    l_ret = '0;
     for (int i = 0; i < T; i++) begin
-      n_in = n_in + {31'd0, tin_valid[i] && tin_ready[i] && !ni_rep_sent[i]};
-      n_out = n_out + {31'd0, tout_valid[i] && tout_ready[i] && !ni_rep_take[i]};
+      l_in[(H + i)*RetW] = tin_valid[i] && tin_ready[i] && !ni_rep_sent[i];
+      l_out[(H + i)*RetW] = tout_valid[i] && tout_ready[i] && !ni_rep_take[i];
+      l_ret[(H + i)*RetW] = ni_rep_sent[i];
     end
-    for (int i = 0; i < H; i++) begin
-      n_in = n_in + {31'd0, m_in_valid[i] && m_in_ready[i]};
-      n_out = n_out + {31'd0, host_out_valid_o[i] && host_out_ready_i[i]};
+    for (int h = 0; h < H; h++) begin
+      l_in[h*RetW] = m_in_valid[h] && m_in_ready[h];
+      l_out[h*RetW] = host_out_valid_o[h] && host_out_ready_i[h];
+      l_ret[h*RetW] = host_out_valid_o[h] && host_out_ready_i[h] &&
+          host_out_flit_o[h*FW + tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW] == tess_flit_pkg::KindRead;
     end
   end
+  logic [RetW-1:0] sum_in, sum_out;
+  tess_reduce_tree #(.N(L), .W(RetW), .OP(1), .STAGES(D)) u_sum_in (
+    .clk_i, .rst_ni, .in_i(l_in), .out_o(sum_in));
+  tess_reduce_tree #(.N(L), .W(RetW), .OP(1), .STAGES(D)) u_sum_out (
+    .clk_i, .rst_ni, .in_i(l_out), .out_o(sum_out));
+  tess_reduce_tree #(.N(L), .W(RetW), .OP(1), .STAGES(D)) u_sum_ret (
+    .clk_i, .rst_ni, .in_i(l_ret), .out_o(ret_sum));
+
+  // Flits in the network: the running sum. in_flight_q is the count of SYNC_DEPTH cycles ago
+  // (each level of the trees a cycle), so net_idle_o says "the network was idle then"; the
+  // barrier compares it with its other summaries of that same cycle (docs/machine-rtl.md,
+  // "Never stale").
+  logic [31:0] in_flight_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) in_flight_q <= 32'd0;
-    else in_flight_q <= in_flight_q + n_in - n_out;
+    else in_flight_q <= in_flight_q + {{(32 - RetW){1'b0}}, sum_in} - {{(32 - RetW){1'b0}}, sum_out};
   end
   assign net_idle_o = in_flight_q == 32'd0;
 
+`ifndef SYNTHESIS
+  // The count against the plain one-cycle count of every handshake (what this replaced),
+  // SYNC_DEPTH cycles later: no flit is counted late, early, twice or not at all.
+  logic [31:0] flat_q, flat_in, flat_out;
+  logic [(D+1)*32-1:0] flat_hist_q;  // [i*32 +: 32]: the plain count i cycles ago
+  always_comb begin
+    flat_in = 32'd0;
+    flat_out = 32'd0;
+    for (int i = 0; i < L; i++) begin
+      flat_in = flat_in + {31'd0, l_in[i*RetW]};
+      flat_out = flat_out + {31'd0, l_out[i*RetW]};
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      flat_q <= 32'd0;
+      flat_hist_q <= '0;
+    end else begin
+      assert (in_flight_q == flat_hist_q[D*32 +: 32])
+        else $error("%m: flits in flight %0d, the plain count %0d cycles ago %0d", in_flight_q, D,
+                    flat_hist_q[D*32 +: 32]);
+      flat_q <= flat_q + flat_in - flat_out;
+      flat_hist_q[0 +: 32] <= flat_q + flat_in - flat_out;
+      for (int i = 1; i <= D; i++) flat_hist_q[i*32 +: 32] <= flat_hist_q[(i-1)*32 +: 32];
+    end
+  end
+`endif
+
   logic [1:0] err_src;
-  tess_barrier #(.TILES(T), .BCAST_DEPTH(D)) u_barrier (
+  tess_barrier #(.TILES(T), .DEPTH(D), .BCAST_DEPTH(D), .IDLE_LAG(D)) u_barrier (
     .clk_i, .rst_ni, .run_i, .freeze_i(abort_i),
     .arrived_i(ni_arrived), .kind_i(ni_kind), .done_i(ni_done), .count_i(ni_count), .expect_i(ni_expect),
     .halted_i(t_halted), .halt_exit_i(t_exit), .halt_code_i(t_code),

@@ -306,11 +306,16 @@ void VltMachine::tick() {
       ++progress_;
     }
   }
-  // "Network idle" covers a read reply still inside a tile's NI (docs/machine-rtl.md).
-  if (r->tess_kernel__DOT__u_machine__DOT__net_idle_o) {
+  // "Network idle" covers a read reply still inside a tile's NI (docs/machine-rtl.md). The
+  // count behind net_idle_o is that of sync_depth cycles ago (its adder trees), so it is
+  // compared with the NIs of that cycle.
+  {
     bool reply = false;
 #include "vlt_machine_ni.inc"
-    if (reply) ++checks_.idle_with_reply;
+    const unsigned lag = r->tess_kernel__DOT__u_machine__DOT__sync_depth;
+    reply_hist_ = (reply_hist_ << 1) | (reply ? 1u : 0u);
+    if (r->tess_kernel__DOT__u_machine__DOT__net_idle_o && lag < 64 && (reply_hist_ >> lag & 1))
+      ++checks_.idle_with_reply;
   }
   if (console_valid && options_.console) {
     for (uint32_t t = 0; t < tile_count(); ++t)
