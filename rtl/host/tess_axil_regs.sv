@@ -5,7 +5,8 @@
 // taken in either order (or together) into one-entry holding registers; the write is carried
 // out once both are held and no response is pending, and B follows. A CONTROL write's B comes
 // when its sequence is over (reset: the machine held in reset RESET_CYCLES + 1 cycles, B after
-// RESET_CYCLES + 2; start: 2 cycles, so that STATE reads "running" when the write completes;
+// RESET_CYCLES + 2 + TREE_DEPTH, the machine's reset tree's depth, so that the host ports
+// stay held until every tile has left reset; start: 2 cycles, so that STATE reads "running" when the write completes;
 // the host ports take no beat while the sequence runs, busy_o); DOORBELL's B comes
 // 2 cycles after the pulse. One read at a time: AR is taken while no R is pending, R follows
 // the next cycle. Every response is OKAY: unmapped and write-only offsets read 0, writes to
@@ -29,7 +30,8 @@
 module tess_axil_regs #(
   parameter int unsigned TILES = 4,
   parameter logic [31:0] TARGET_HASH = 32'd0,
-  parameter int unsigned RESET_CYCLES = 4
+  parameter int unsigned RESET_CYCLES = 4,
+  parameter int unsigned TREE_DEPTH = 0   // tess_machine's SYNC_DEPTH: its reset reaches the tiles that much later
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -74,8 +76,10 @@ module tess_axil_regs #(
                          StHostSync = tess_arch_pkg::DEV_STATE_HOST_SYNC, StHalted = tess_arch_pkg::DEV_STATE_HALTED,
                          StError = tess_arch_pkg::DEV_STATE_ERROR;
   localparam logic [31:0] EvHostSync = 32'd1, EvHalted = 32'd2, EvError = 32'd4, EvBreak = 32'd8;
-  localparam int unsigned SeqLenI = RESET_CYCLES + 2;
+  localparam int unsigned TailI = 2 + TREE_DEPTH;  // sequence cycles after the machine's reset rises
+  localparam int unsigned SeqLenI = RESET_CYCLES + TailI;
   localparam logic [7:0] SeqLen = SeqLenI[7:0];
+  localparam logic [7:0] Tail = TailI[7:0];
 
   // ---- registers ------------------------------------------------------------------------
   logic        run_q, aborted_q, doorbell_q, mach_rst_nq;
@@ -196,7 +200,7 @@ module tess_axil_regs #(
       start_after_q <= 1'b0;
     end else begin
       doorbell_q <= 1'b0;
-      mach_rst_nq <= !(rst_cnt_q > 8'd2 || ctl_reset);
+      mach_rst_nq <= !(rst_cnt_q > Tail || ctl_reset);
       if (rst_cnt_q != 8'd0) begin
         rst_cnt_q <= rst_cnt_q - 8'd1;
         if (rst_cnt_q == 8'd1 && start_after_q) begin

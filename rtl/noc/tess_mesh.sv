@@ -12,6 +12,10 @@
 //                 1 + LINK_LATENCY cycles
 //   FIFO_DEPTH    flits per router input queue (>= 2 for full throughput)
 //
+// Reset: rst_ni[n] resets router n and the links it drives (and so the host node at its west
+// port); the machine drives each from its tile's leaf of the reset tree, all rising in the
+// same cycle (docs/machine-rtl.md). A lone mesh ties them together.
+//
 // Ports (every port valid/ready: a flit moves in a cycle where valid and ready are both 1;
 // a sender keeps valid and the flit until it moves; flit n is bits [n*FlitW +: FlitW])
 //   tile_in_valid_i[T], tile_in_ready_o[T], tile_in_flit_i[T*FlitW]        tile n injects
@@ -31,8 +35,8 @@ module tess_mesh #(
   localparam int unsigned T = X * Y,
   localparam int unsigned H = HOSTS > 0 ? HOSTS : 1  // port width
 ) (
-  input  logic clk_i,
-  input  logic rst_ni,
+  input  logic         clk_i,
+  input  logic [T-1:0] rst_ni,  // per router
 
   input  logic [T-1:0]                     tile_in_valid_i,
   output logic [T-1:0]                     tile_in_ready_o,
@@ -68,7 +72,7 @@ module tess_mesh #(
         .X(X), .Y(Y), .HOSTS(HOSTS), .MY_X(x), .MY_Y(y), .FIFO_DEPTH(FIFO_DEPTH)
       ) u_router (
         .clk_i,
-        .rst_ni,
+        .rst_ni     (rst_ni[N]),
         .in_valid_i (r_in_valid[N*P +: P]),
         .in_ready_o (r_in_ready[N*P +: P]),
         .in_flit_i  (r_in_flit[N*P*W +: P*W]),
@@ -90,7 +94,7 @@ module tess_mesh #(
       // simulation below) and the input idle.
       if (x + 1 < X) begin : g_east
         tess_link #(.WIDTH(W), .LATENCY(LINK_LATENCY)) u_link (
-          .clk_i, .rst_ni,
+          .clk_i, .rst_ni(rst_ni[N]),
           .in_valid_i (r_out_valid[N*P + PE]),
           .in_ready_o (r_out_ready[N*P + PE]),
           .in_data_i  (r_out_flit[(N*P + PE)*W +: W]),
@@ -106,7 +110,7 @@ module tess_mesh #(
 
       if (x > 0) begin : g_west
         tess_link #(.WIDTH(W), .LATENCY(LINK_LATENCY)) u_link (
-          .clk_i, .rst_ni,
+          .clk_i, .rst_ni(rst_ni[N]),
           .in_valid_i (r_out_valid[N*P + PW]),
           .in_ready_o (r_out_ready[N*P + PW]),
           .in_data_i  (r_out_flit[(N*P + PW)*W +: W]),
@@ -130,7 +134,7 @@ module tess_mesh #(
 
       if (y + 1 < Y) begin : g_south
         tess_link #(.WIDTH(W), .LATENCY(LINK_LATENCY)) u_link (
-          .clk_i, .rst_ni,
+          .clk_i, .rst_ni(rst_ni[N]),
           .in_valid_i (r_out_valid[N*P + PS]),
           .in_ready_o (r_out_ready[N*P + PS]),
           .in_data_i  (r_out_flit[(N*P + PS)*W +: W]),
@@ -146,7 +150,7 @@ module tess_mesh #(
 
       if (y > 0) begin : g_north
         tess_link #(.WIDTH(W), .LATENCY(LINK_LATENCY)) u_link (
-          .clk_i, .rst_ni,
+          .clk_i, .rst_ni(rst_ni[N]),
           .in_valid_i (r_out_valid[N*P + PN]),
           .in_ready_o (r_out_ready[N*P + PN]),
           .in_data_i  (r_out_flit[(N*P + PN)*W +: W]),

@@ -5,17 +5,26 @@
 // network is idle (fewer: words lost; more: words duplicated). The first error is kept
 // until reset.
 //
-// Pipelining: the per-tile conditions come from flops (the NIs and the tiles); stage 1
-// reduces them (AND/OR trees and lowest-index priority encoders over TILES inputs,
-// ceil(log2(TILES)) levels of 2-input gates) into registers; stage 2 is the state machine.
-// After every release, exchange start or doorbell it waits HOLD cycles, so that it never
-// acts on a summary older than the change it made.
+// Pipelining (docs/machine-rtl.md, "Machine-wide trees"): the per-tile conditions come from
+// flops (the NIs and the tiles); stage 1 compares each tile's own values (received against
+// expected words, its sync kind against 0, 1 and "more") and reduces them in registered trees
+// (tess_reduce_tree: AND/OR trees, and lowest-index trees that carry the tile's index and the
+// value an error records), DEPTH + 1 register levels from the tiles to the summaries; stage 2
+// is the state machine. Every summary describes the tiles as they were in one cycle, DEPTH + 1
+// cycles ago; net_idle_i arrives IDLE_LAG cycles late and is delayed to match. The state
+// machine's decisions (go_o, release_o) reach the tiles BCAST_DEPTH cycles later (the
+// machine's broadcast tree). After every release, exchange start or doorbell it waits HOLD =
+// 3 + BCAST_DEPTH + DEPTH cycles, so that it never acts on a summary that predates the tiles'
+// answer to the change it made.
 //
 // freeze_i (CONTROL abort, from the cycle the host's write is carried out): the state
 // machine stops where it is: no exchange start, no release, SUPERSTEP and the errors kept,
 // until reset (the register block reports the abort itself).
 module tess_barrier #(
-  parameter int unsigned TILES = 4
+  parameter int unsigned TILES = 4,
+  parameter int unsigned DEPTH = 0,            // register levels added to the reductions
+  parameter int unsigned BCAST_DEPTH = DEPTH,  // register levels from go_o/release_o to the tiles
+  parameter int unsigned IDLE_LAG = DEPTH      // net_idle_i describes the network IDLE_LAG cycles ago (<= DEPTH)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -29,7 +38,7 @@ module tess_barrier #(
   input  logic [TILES-1:0]    halted_i,
   input  logic [TILES-1:0]    halt_exit_i, // 1: EXIT written (code = value); 0: trap halt (code = mcause)
   input  logic [TILES*32-1:0] halt_code_i,
-  input  logic               net_idle_i,  // no flit in the network
+  input  logic               net_idle_i,  // no flit in the network (IDLE_LAG cycles ago)
   input  logic               doorbell_i,  // pulse: the host delivered its words
   output logic               go_o,        // pulse: exchange phase begins
   output logic               release_o,   // pulse: every tile passes the barrier
@@ -43,75 +52,98 @@ module tess_barrier #(
 );
   localparam int unsigned IdxW = TILES > 1 ? $clog2(TILES) : 1;
   localparam logic [31:0] DevErr = 32'h4000_0000;
-  localparam logic [2:0] Hold = 3'd3;
+  localparam int unsigned Stages = DEPTH + 1;  // register levels from the tiles' flops to the summaries
+  localparam int unsigned HoldI = 3 + BCAST_DEPTH + DEPTH;
+  localparam logic [7:0] Hold = HoldI[7:0];
 
-  // ---- stage 1: per-tile conditions, reduced and registered ------------------------------
-  logic [TILES-1:0] stopped, bad_halt, kind_big, kind_diff, mismatch;
+  // ---- stage 1: per-tile conditions, reduced in registered trees -------------------------
+  // Leaves: an OR tree of {not stopped, arrived, engine busy} (AND trees inverted), and for
+  // each error the lowest-index trees {set, tile, what the error records}.
+  localparam int unsigned OrW = 3;
+  localparam int unsigned IdW = 1 + IdxW;          // {set, tile}
+  localparam int unsigned ValW = 1 + IdxW + 33;    // {set, tile, flag, value}
+  localparam int unsigned KindW = 1 + IdxW + 32;   // {set, tile, kind}
+  logic [TILES*OrW-1:0]   l_or;
+  logic [TILES*IdW-1:0]   l_halted, l_one, l_zero;
+  logic [TILES*ValW-1:0]  l_bad, l_mismatch;
+  logic [TILES*KindW-1:0] l_big;
   always_comb begin
     for (int t = 0; t < TILES; t++) begin
-      stopped[t] = arrived_i[t] || halted_i[t];
-      bad_halt[t] = halted_i[t] && (!halt_exit_i[t] || halt_code_i[t*32 +: 32] != 32'd0);
-      kind_big[t] = arrived_i[t] && kind_i[t*32 +: 32] > 32'd1;
-      kind_diff[t] = kind_i[t*32 +: 32] != kind_i[31:0];
-      mismatch[t] = count_i[t*32 +: 32] != expect_i[t*32 +: 32];
+      l_or[t*OrW +: OrW] = {!(arrived_i[t] || halted_i[t]), arrived_i[t], !done_i[t]};
+      l_halted[t*IdW +: IdW] = {halted_i[t], t[IdxW-1:0]};
+      // Kinds 1 and 0: tile 0's kind and the first tile unlike it follow from these two
+      // (below), with no compare against tile 0's kind in every tile.
+      l_one[t*IdW +: IdW] = {kind_i[t*32 +: 32] == 32'd1, t[IdxW-1:0]};
+      l_zero[t*IdW +: IdW] = {kind_i[t*32 +: 32] == 32'd0, t[IdxW-1:0]};
+      l_bad[t*ValW +: ValW] = {halted_i[t] && (!halt_exit_i[t] || halt_code_i[t*32 +: 32] != 32'd0), t[IdxW-1:0],
+                               halt_exit_i[t], halt_code_i[t*32 +: 32]};
+      l_big[t*KindW +: KindW] = {arrived_i[t] && kind_i[t*32 +: 32] > 32'd1, t[IdxW-1:0], kind_i[t*32 +: 32]};
+      l_mismatch[t*ValW +: ValW] = {count_i[t*32 +: 32] != expect_i[t*32 +: 32], t[IdxW-1:0],
+                                    count_i[t*32 +: 32] < expect_i[t*32 +: 32], count_i[t*32 +: 32]};
     end
   end
 
-  // Lowest index set in each vector (priority encoders).
-  logic [IdxW-1:0] first_halted, first_bad, first_big, first_diff, first_mismatch;
-  always_comb begin
-    first_halted = '0;
-    first_bad = '0;
-    first_big = '0;
-    first_diff = '0;
-    first_mismatch = '0;
-    for (int t = TILES - 1; t >= 0; t--) begin
-      if (halted_i[t]) first_halted = t[IdxW-1:0];
-      if (bad_halt[t]) first_bad = t[IdxW-1:0];
-      if (kind_big[t]) first_big = t[IdxW-1:0];
-      if (kind_diff[t]) first_diff = t[IdxW-1:0];
-      if (mismatch[t]) first_mismatch = t[IdxW-1:0];
+  logic [OrW-1:0]   s_or;
+  logic [IdW-1:0]   s_halted, s_one, s_zero;
+  logic [ValW-1:0]  s_bad, s_mismatch;
+  logic [KindW-1:0] s_big;
+  tess_reduce_tree #(.N(TILES), .W(OrW), .OP(0), .STAGES(Stages)) u_or (
+    .clk_i, .rst_ni, .in_i(l_or), .out_o(s_or));
+  tess_reduce_tree #(.N(TILES), .W(IdW), .OP(2), .STAGES(Stages)) u_halted (
+    .clk_i, .rst_ni, .in_i(l_halted), .out_o(s_halted));
+  tess_reduce_tree #(.N(TILES), .W(IdW), .OP(2), .STAGES(Stages)) u_one (
+    .clk_i, .rst_ni, .in_i(l_one), .out_o(s_one));
+  tess_reduce_tree #(.N(TILES), .W(IdW), .OP(2), .STAGES(Stages)) u_zero (
+    .clk_i, .rst_ni, .in_i(l_zero), .out_o(s_zero));
+  tess_reduce_tree #(.N(TILES), .W(ValW), .OP(2), .STAGES(Stages)) u_bad (
+    .clk_i, .rst_ni, .in_i(l_bad), .out_o(s_bad));
+  tess_reduce_tree #(.N(TILES), .W(ValW), .OP(2), .STAGES(Stages)) u_mismatch (
+    .clk_i, .rst_ni, .in_i(l_mismatch), .out_o(s_mismatch));
+  tess_reduce_tree #(.N(TILES), .W(KindW), .OP(2), .STAGES(Stages)) u_big (
+    .clk_i, .rst_ni, .in_i(l_big), .out_o(s_big));
+
+  // "Network idle" of the same cycle as the trees' summaries: Stages - IDLE_LAG registers.
+  localparam int unsigned IdleRegs = Stages - IDLE_LAG;
+  logic [IdleRegs-1:0] idle_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      idle_q <= '0;
+    end else begin
+      idle_q[0] <= net_idle_i;
+      for (int i = 1; i < IdleRegs; i++) idle_q[i] <= idle_q[i-1];
     end
   end
 
   logic s_all_stopped, s_any_arrived, s_any_halted, s_any_bad, s_any_big, s_any_diff;
   logic s_all_done, s_all_met, s_idle, s_host_kind;
   logic [IdxW-1:0] s_first_halted, s_first_bad, s_first_big, s_first_diff, s_first_mismatch;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s_all_stopped <= 1'b0;
-      s_any_arrived <= 1'b0;
-      s_any_halted <= 1'b0;
-      s_any_bad <= 1'b0;
-      s_any_big <= 1'b0;
-      s_any_diff <= 1'b0;
-      s_all_done <= 1'b0;
-      s_all_met <= 1'b0;
-      s_idle <= 1'b0;
-      s_host_kind <= 1'b0;
-      s_first_halted <= '0;
-      s_first_bad <= '0;
-      s_first_big <= '0;
-      s_first_diff <= '0;
-      s_first_mismatch <= '0;
-    end else begin
-      s_all_stopped <= &stopped;
-      s_any_arrived <= |arrived_i;
-      s_any_halted <= |halted_i;
-      s_any_bad <= |bad_halt;
-      s_any_big <= |kind_big;
-      s_any_diff <= |kind_diff;
-      s_all_done <= &done_i;
-      s_all_met <= ~|mismatch;
-      s_idle <= net_idle_i;
-      s_host_kind <= kind_i[31:0] == 32'd1;
-      s_first_halted <= first_halted;
-      s_first_bad <= first_bad;
-      s_first_big <= first_big;
-      s_first_diff <= first_diff;
-      s_first_mismatch <= first_mismatch;
-    end
-  end
+  // Errors this cycle could record, from the same trees (the tile's values of the same cycle).
+  logic [31:0] bad_code, mm_count, big_kind, diff_kind;
+  logic        bad_exit, mm_lost;
+  assign s_all_stopped = !s_or[2];
+  assign s_any_arrived = s_or[1];
+  assign s_all_done = !s_or[0];
+  assign s_any_halted = s_halted[IdW-1];
+  assign s_first_halted = s_halted[IdxW-1:0];
+  assign s_any_bad = s_bad[ValW-1];
+  assign s_first_bad = s_bad[33 +: IdxW];
+  assign bad_exit = s_bad[32];
+  assign bad_code = s_bad[31:0];
+  assign s_any_big = s_big[KindW-1];
+  assign s_first_big = s_big[32 +: IdxW];
+  assign big_kind = s_big[31:0];
+  // With every tile arrived and no kind above 1 (when these are read): tile 0's kind is 1 when
+  // the first tile of kind 1 is tile 0; the kinds differ when both occur; the first tile
+  // unlike tile 0 is the first of the other kind.
+  assign s_host_kind = s_one[IdW-1] && s_one[IdxW-1:0] == '0;
+  assign s_any_diff = s_one[IdW-1] && s_zero[IdW-1];
+  assign s_first_diff = s_host_kind ? s_zero[IdxW-1:0] : s_one[IdxW-1:0];
+  assign diff_kind = {31'd0, !s_host_kind};
+  assign s_all_met = !s_mismatch[ValW-1];
+  assign s_first_mismatch = s_mismatch[33 +: IdxW];
+  assign mm_lost = s_mismatch[32];
+  assign mm_count = s_mismatch[31:0];
+  assign s_idle = idle_q[IdleRegs-1];
 
   // ---- stage 2: the state machine ------------------------------------------------------
   // The device's states (arch/device_regs.toml, STATE) and two of its own, which STATE reads
@@ -119,21 +151,12 @@ module tess_barrier #(
   localparam logic [2:0] SReset = tess_arch_pkg::DEV_STATE_RESET, SRun = tess_arch_pkg::DEV_STATE_RUNNING,
                          SHost = tess_arch_pkg::DEV_STATE_HOST_SYNC, SHalted = tess_arch_pkg::DEV_STATE_HALTED,
                          SError = tess_arch_pkg::DEV_STATE_ERROR, SXchg = 3'd5, SCheck = 3'd6;
-  logic [2:0]  st_q, hold_q;
+  logic [2:0]  st_q;
+  logic [7:0]  hold_q;
   logic [31:0] superstep_q;
   logic        go_q, release_q;
   logic [31:0] err_tile_q, err_superstep_q, err_cause_q, err_detail_q;
   logic [1:0]  err_src_q;
-
-  // Errors this cycle could record (indices are stable while the tiles wait).
-  logic [31:0] bad_code, mm_count, mm_expect, big_kind, diff_kind;
-  logic        bad_exit;
-  assign bad_code = halt_code_i[32*s_first_bad +: 32];
-  assign bad_exit = halt_exit_i[s_first_bad];
-  assign mm_count = count_i[32*s_first_mismatch +: 32];
-  assign mm_expect = expect_i[32*s_first_mismatch +: 32];
-  assign big_kind = kind_i[32*s_first_big +: 32];
-  assign diff_kind = kind_i[32*s_first_diff +: 32];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -150,7 +173,7 @@ module tess_barrier #(
     end else begin
       go_q <= 1'b0;
       release_q <= 1'b0;
-      if (hold_q != 3'd0) hold_q <= hold_q - 3'd1;
+      if (hold_q != 8'd0) hold_q <= hold_q - 8'd1;
       if (!run_i) begin
         st_q <= SReset;
         hold_q <= Hold;
@@ -162,7 +185,7 @@ module tess_barrier #(
             hold_q <= Hold;
           end
           SRun: begin
-            if (hold_q == 3'd0 && s_any_bad) begin
+            if (hold_q == 8'd0 && s_any_bad) begin
               st_q <= SError;
               err_tile_q <= {{(32 - IdxW){1'b0}}, s_first_bad};
               err_superstep_q <= superstep_q;
@@ -179,7 +202,7 @@ module tess_barrier #(
                 err_detail_q <= bad_code;
                 err_src_q <= 2'd0;
               end
-            end else if (hold_q == 3'd0 && s_all_stopped) begin
+            end else if (hold_q == 8'd0 && s_all_stopped) begin
               err_superstep_q <= superstep_q;
               err_src_q <= 2'd0;
               if (!s_any_arrived) begin
@@ -215,7 +238,7 @@ module tess_barrier #(
             end
           end
           SXchg, SCheck: begin
-            if (hold_q == 3'd0 && s_idle && (st_q == SCheck || s_all_done)) begin
+            if (hold_q == 8'd0 && s_idle && (st_q == SCheck || s_all_done)) begin
               if (s_all_met) begin
                 st_q <= SRun;
                 hold_q <= Hold;
@@ -225,8 +248,8 @@ module tess_barrier #(
                 st_q <= SError;
                 err_tile_q <= {{(32 - IdxW){1'b0}}, s_first_mismatch};
                 err_superstep_q <= superstep_q;
-                err_cause_q <= DevErr | {24'd0, mm_count < mm_expect ? tess_arch_pkg::DEV_ERR_RECV_LOST
-                                                                      : tess_arch_pkg::DEV_ERR_RECV_DUPLICATED};
+                err_cause_q <= DevErr | {24'd0, mm_lost ? tess_arch_pkg::DEV_ERR_RECV_LOST
+                                                          : tess_arch_pkg::DEV_ERR_RECV_DUPLICATED};
                 err_detail_q <= mm_count;
                 err_src_q <= 2'd0;
               end
@@ -243,6 +266,9 @@ module tess_barrier #(
   // tess_vr_check): an exchange start or a release only with every tile arrived and none
   // halted, never both in one cycle; SUPERSTEP moves only by a release (+1) or a reset (to 0);
   // halted and error hold until reset.
+  initial begin
+    if (IDLE_LAG > DEPTH) $error("tess_barrier: IDLE_LAG (%0d) must not exceed DEPTH (%0d)", IDLE_LAG, DEPTH);
+  end
   logic [2:0]  prev_st_q;
   logic [31:0] prev_superstep_q;
   logic        prev_run_q;
@@ -257,6 +283,12 @@ module tess_barrier #(
         assert (&arrived_i && !(|halted_i))
           else $error("%m: %s with tiles not arrived (%b) or halted (%b)", go_q ? "exchange start" : "release",
                       arrived_i, halted_i);
+      end
+      // A release never rests on a stale summary: at the release every engine is done and
+      // every tile's received words equal its expected words now, not only in the summary.
+      if (release_q) begin
+        assert (&done_i) else $error("%m: release with engines busy (done %b)", done_i);
+        assert (count_i == expect_i) else $error("%m: release with receive counts not met");
       end
       if (prev_run_q) begin  // the last edge ran the state machine (or froze it)
         assert (superstep_q == prev_superstep_q + 32'(release_q))

@@ -58,7 +58,11 @@ module tess_kernel #(
   logic [H-1:0]    in_valid, in_ready, out_valid, out_ready;
   logic [H*FW-1:0] in_flit, out_flit;
 
-  tess_axil_regs #(.TILES(T), .TARGET_HASH(TARGET_HASH)) u_regs (
+  // The machine-wide trees' depth (tess_machine's SYNC_DEPTH): the register block holds the
+  // host ports that much longer after a reset, until the reset tree has released every tile.
+  localparam int unsigned SyncDepth = tess_sync_pkg::depth(T);
+
+  tess_axil_regs #(.TILES(T), .TARGET_HASH(TARGET_HASH), .TREE_DEPTH(SyncDepth)) u_regs (
     .clk_i(ap_clk), .rst_ni(ap_rst_n),
     .awvalid_i(s_axi_control_awvalid), .awready_o(s_axi_control_awready), .awaddr_i(s_axi_control_awaddr),
     .wvalid_i(s_axi_control_wvalid), .wready_o(s_axi_control_wready), .wdata_i(s_axi_control_wdata),
@@ -87,7 +91,7 @@ module tess_kernel #(
   /* verilator lint_off PINCONNECTEMPTY */
   tess_machine #(
     .MESH_X(MESH_X), .MESH_Y(MESH_Y), .HOSTS(HOSTS), .SRAM_BYTES(SRAM_BYTES), .ULTRA_RAM(ULTRA_RAM),
-    .LINK_LATENCY(LINK_LATENCY)
+    .LINK_LATENCY(LINK_LATENCY), .SYNC_DEPTH(SyncDepth)
   ) u_machine (
     .clk_i(ap_clk), .rst_ni(mach_rst_n), .run_i(run), .abort_i(abort), .boot_pc_i(BOOT_PC), .doorbell_i(doorbell),
     .host_in_valid_i(in_valid), .host_in_ready_o(in_ready), .host_in_flit_i(in_flit),

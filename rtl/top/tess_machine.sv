@@ -15,6 +15,13 @@
 // abort_i (CONTROL abort): the cores are held in reset (the tile's run_i), the NIs' engines
 // and arrivals stop, the barrier freezes; arrived_o and halted_o keep the values they had.
 // Arriving flits are still written and read requests answered, so the mesh drains.
+//
+// Machine-wide trees (docs/machine-rtl.md): nothing reaches every tile or comes from every
+// tile in one cycle. SYNC_DEPTH register levels (tess_sync_pkg::depth of the tile count)
+// carry the reset (tess_bcast_tree, a reset tree), run, abort, go and release out to the
+// tiles, every tile seeing them in the same cycle; the counts of flits in flight and of
+// credits returned are sums over registered adder trees of the same depth
+// (tess_reduce_tree), and the barrier's own trees are one level deeper.
 module tess_machine #(
   parameter int unsigned MESH_X = tess_target_tiny_pkg::MeshCols,
   parameter int unsigned MESH_Y = tess_target_tiny_pkg::MeshRows,
@@ -25,6 +32,7 @@ module tess_machine #(
   parameter int unsigned NOC_FIFO_DEPTH = 2,
   parameter int unsigned NI_FIFO_DEPTH = 4,
   parameter int unsigned READ_CREDITS = NI_FIFO_DEPTH,  // at most NI_FIFO_DEPTH
+  parameter int unsigned SYNC_DEPTH = tess_sync_pkg::depth(MESH_X * MESH_Y),  // the trees' register levels
   localparam int unsigned T = MESH_X * MESH_Y,
   localparam int unsigned H = HOSTS > 0 ? HOSTS : 1,
   localparam int unsigned FW = tess_flit_pkg::FlitW
@@ -54,7 +62,7 @@ module tess_machine #(
   output logic [31:0]    err_pc_o,
   output logic [31:0]    err_tval_o,
   output logic [31:0]    err_detail_o,
-  output logic           release_o,   // pulse: a barrier released
+  output logic           release_o,   // pulse: a barrier released (the tiles see it SYNC_DEPTH cycles later)
   output logic [T-1:0]   console_valid_o,
   output logic [T*8-1:0] console_byte_o
 );
@@ -62,11 +70,33 @@ module tess_machine #(
   logic [T*FW-1:0] tin_flit, tout_flit;
 
   logic [T-1:0]    ni_arrived, ni_done, t_halted, t_exit, ni_rep_take, ni_rep_sent;
-  logic            tile_run;
-  assign tile_run = run_i && !abort_i;
   logic [T*32-1:0] ni_kind, ni_count, ni_expect, t_code;
   logic [T*32-1:0] first_pc, first_tval, last_pc, last_tval;
   logic            go, release_p;
+
+  // ---- the reset tree and the broadcasts (path 8 of docs/timing.md) --------------------
+  // Each tile's reset and its copy of {abort, run, go, release} come from its own leaf of a
+  // registered tree, SYNC_DEPTH cycles after the root: every tile sees each pulse in the same
+  // cycle. The root's logic (the barrier, the counts, the credits) takes rst_ni itself; it
+  // leaves reset SYNC_DEPTH cycles before the tiles, while nothing can move (the register
+  // block keeps the host ports held until the tiles are out of reset, docs/kernel.md).
+  localparam int unsigned D = SYNC_DEPTH;
+  localparam int unsigned BcW = 4;
+  logic [T-1:0]     t_rst_n;
+  logic [T*BcW-1:0] bc_leaf;
+  if (D == 0) begin : g_rst_flat
+    assign t_rst_n = {T{rst_ni}};
+  end else begin : g_rst_tree
+    tess_bcast_tree #(.N(T), .W(1), .STAGES(D)) u_rst_tree (
+      .clk_i, .rst_ni, .in_i(1'b1), .out_o(t_rst_n));
+  end
+  tess_bcast_tree #(.N(T), .W(BcW), .STAGES(D)) u_bcast (
+    .clk_i, .rst_ni, .in_i({abort_i, run_i, go, release_p}), .out_o(bc_leaf));
+  // The depth as a signal the harness reads (its phases and its idle check allow for it).
+  logic [7:0] sync_depth;
+  assign sync_depth = D[7:0];
+  logic unused_probe;
+  assign unused_probe = ^sync_depth;
 
   for (genvar n = 0; n < T; n++) begin : g_tile
     logic        ext_req, ext_we;
@@ -82,14 +112,18 @@ module tess_machine #(
     logic [31:0] first_pc_q, first_tval_q, last_pc_q, last_tval_q;
     localparam logic [31:0] Id = n;
     localparam logic [31:0] Count = T;
+    logic l_release, l_go, l_run, l_abort, l_tile_run, rst_n;
+    assign {l_abort, l_run, l_go, l_release} = bc_leaf[n*BcW +: BcW];
+    assign l_tile_run = l_run && !l_abort;
+    assign rst_n = t_rst_n[n];
 
     /* verilator lint_off PINCONNECTEMPTY */
     tess_tile #(.SRAM_BYTES(SRAM_BYTES), .ULTRA_RAM(ULTRA_RAM)) u_tile (
-      .clk_i, .rst_ni, .run_i(tile_run), .boot_pc_i,
+      .clk_i, .rst_ni(rst_n), .run_i(l_tile_run), .boot_pc_i,
       .tile_id_i(Id), .tile_count_i(Count),
       .ext_req_i(ext_req), .ext_we_i(ext_we), .ext_addr_i(ext_addr), .ext_be_i(ext_be),
       .ext_wdata_i(ext_wdata), .ext_rdata_o(ext_rdata),
-      .sync_arrive_o(sync_arrive), .sync_kind_o(sync_kind), .sync_release_i(release_p),
+      .sync_arrive_o(sync_arrive), .sync_kind_o(sync_kind), .sync_release_i(l_release),
       .xchg_start_o(xchg_start), .xchg_list_o(xchg_list), .xchg_entries_o(xchg_entries),
       .xchg_busy_i(xchg_busy), .xchg_sent_i(xchg_sent), .recv_count_i(recv_count),
       .console_valid_o(console_valid_o[n]), .console_byte_o(console_byte_o[n*8 +: 8]),
@@ -104,7 +138,7 @@ module tess_machine #(
     /* verilator lint_on PINCONNECTEMPTY */
 
     tess_tile_ni #(.FIFO_DEPTH(NI_FIFO_DEPTH)) u_ni (
-      .clk_i, .rst_ni, .run_i, .stop_i(abort_i), .node_id_i(Id[15:0]),
+      .clk_i, .rst_ni(rst_n), .run_i(l_run), .stop_i(l_abort), .node_id_i(Id[15:0]),
       .ext_req_o(ext_req), .ext_we_o(ext_we), .ext_addr_o(ext_addr), .ext_be_o(ext_be),
       .ext_wdata_o(ext_wdata), .ext_rdata_i(ext_rdata),
       .xchg_start_i(xchg_start), .xchg_list_i(xchg_list), .xchg_entries_i(xchg_entries),
@@ -112,7 +146,7 @@ module tess_machine #(
       .retire_valid_i(r_valid), .retire_mem_we_i(r_mem_we), .retire_mem_addr_i(r_mem_addr),
       .retire_mem_wdata_i(r_mem_wdata),
       .arrived_o(ni_arrived[n]), .kind_o(ni_kind[n*32 +: 32]), .recv_expect_o(ni_expect[n*32 +: 32]),
-      .done_o(ni_done[n]), .go_i(go), .release_i(release_p),
+      .done_o(ni_done[n]), .go_i(l_go), .release_i(l_release),
       .rep_take_o(ni_rep_take[n]), .rep_sent_o(ni_rep_sent[n]),
       .inj_valid_o(tin_valid[n]), .inj_ready_i(tin_ready[n]), .inj_flit_o(tin_flit[n*FW +: FW]),
       .ej_valid_i(tout_valid[n]), .ej_ready_o(tout_ready[n]), .ej_flit_i(tout_flit[n*FW +: FW])
@@ -121,8 +155,8 @@ module tess_machine #(
 
     // Trap records from the retire port: the first (what the trap latch holds) and the last
     // (the one that halted the tile, when it halts on a trap).
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
+    always_ff @(posedge clk_i or negedge rst_n) begin
+      if (!rst_n) begin
         first_q <= 1'b0;
         first_pc_q <= 32'd0;
         first_tval_q <= 32'd0;
@@ -146,16 +180,36 @@ module tess_machine #(
     // the arrival from the retire port, after RECV_EXPECT (docs/machine-rtl.md).
     logic unused_sync;
     assign unused_sync = sync_arrive ^ (^sync_kind);
+
+    // After an abort the cores are held in reset (their halted flags clear): ARRIVED and the
+    // halted flag keep what they were in the cycle the tile's abort came (the last one before
+    // the core's reset; the NI takes no arrival from then on).
+    logic abort_q, arrived_frz_q, halted_frz_q;
+    always_ff @(posedge clk_i or negedge rst_n) begin
+      if (!rst_n) begin
+        abort_q <= 1'b0;
+        arrived_frz_q <= 1'b0;
+        halted_frz_q <= 1'b0;
+      end else begin
+        abort_q <= l_abort;
+        if (!abort_q) begin
+          arrived_frz_q <= ni_arrived[n] | t_halted[n];
+          halted_frz_q <= t_halted[n];
+        end
+      end
+    end
+    assign arrived_o[n] = abort_q ? arrived_frz_q : ni_arrived[n] | t_halted[n];
+    assign halted_o[n] = abort_q ? halted_frz_q : t_halted[n];
   end
 
   // ---- the host nodes' read credits ---------------------------------------------------
   localparam int unsigned CreditW = $clog2(READ_CREDITS + 1);
-  localparam int unsigned RetW = $clog2(T + H + 1);
+  localparam int unsigned RetW = $clog2(T + H + 1);  // any count of T + H one-bit leaves
   localparam int unsigned RrW = H > 1 ? $clog2(H) : 1;
   localparam logic [CreditW-1:0] Credits = READ_CREDITS[CreditW-1:0];
   logic [H-1:0]    m_in_valid, m_in_ready, h_read, h_req, h_grant;
   logic [CreditW-1:0] credits_q;
-  logic [RetW-1:0] ret_q, ret_d;
+  logic [RetW-1:0] ret_q, ret_sum;
   logic [RrW-1:0]  rr_q, rr_d;
   logic [31:0]     rr32, rr_next, credits_d;
   logic            found;
@@ -180,12 +234,6 @@ module tess_machine #(
     end
     m_in_valid = host_in_valid_i & (~h_read | h_grant);
     host_in_ready_o = m_in_ready & (~h_read | h_grant);
-    // Credits back: replies leaving their NIs, read requests leaving at host nodes.
-    ret_d = '0;
-    for (int i = 0; i < T; i++) ret_d = ret_d + {{(RetW - 1){1'b0}}, ni_rep_sent[i]};
-    for (int h = 0; h < H; h++)
-      ret_d = ret_d + {{(RetW - 1){1'b0}}, host_out_valid_o[h] && host_out_ready_i[h] &&
-                       host_out_flit_o[h*FW + tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW] == tess_flit_pkg::KindRead};
     credits_d = {{(32 - CreditW){1'b0}}, credits_q} - {31'd0, found} + {{(32 - RetW){1'b0}}, ret_q};
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -194,8 +242,8 @@ module tess_machine #(
       ret_q <= '0;
       rr_q <= '0;
     end else begin
-      // Registered returns: a credit comes back a cycle late, never early.
-      ret_q <= ret_d;
+      // Registered returns: a credit comes back SYNC_DEPTH + 1 cycles late, never early.
+      ret_q <= ret_sum;
       rr_q <= rr_d;
       credits_q <= credits_d[CreditW-1:0];
     end
@@ -206,38 +254,89 @@ module tess_machine #(
   tess_mesh #(
     .X(MESH_X), .Y(MESH_Y), .HOSTS(HOSTS), .LINK_LATENCY(LINK_LATENCY), .FIFO_DEPTH(NOC_FIFO_DEPTH)
   ) u_mesh (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni(t_rst_n),
     .tile_in_valid_i(tin_valid), .tile_in_ready_o(tin_ready), .tile_in_flit_i(tin_flit),
     .tile_out_valid_o(tout_valid), .tile_out_ready_i(tout_ready), .tile_out_flit_o(tout_flit),
     .host_in_valid_i(m_in_valid), .host_in_ready_o(m_in_ready), .host_in_flit_i,
     .host_out_valid_o, .host_out_ready_i, .host_out_flit_o
   );
 
-  // Flits in the network: +1 per flit injected, -1 per flit ejected; a read request and its
-  // reply are one item: the NI taking the request does not count it out, its reply entering
-  // the mesh does not count in, so the count (and "network idle") covers a reply waiting
-  // inside an NI.
-  logic [31:0] in_flight_q, n_in, n_out;
+  // ---- machine-wide counts (path 6 of docs/timing.md) -------------------------------------
+  // One-bit events per tile and host node, summed by registered adder trees (SYNC_DEPTH
+  // levels; the first level adds a group of neighbouring leaves next to them):
+  // - flits in: injection handshakes, but not a read reply entering the mesh;
+  // - flits out: ejection handshakes, but not an NI taking a read request (a request and its
+  //   reply are one item, so the count, and "network idle", covers a reply waiting in an NI);
+  // - credits back: replies leaving their NIs, read requests leaving at host nodes.
+  // Host node h is leaf h and tile i leaf H + i: the host nodes sit at the west ends of rows
+  // 0..H-1, so the first group holds them with the first tiles of row 0.
+  localparam int unsigned L = T + H;
+  logic [L*RetW-1:0] l_in, l_out, l_ret;
   always_comb begin
-    n_in = 32'd0;
-    n_out = 32'd0;
+    l_in = '0;
+    l_out = '0;
+    l_ret = '0;
     for (int i = 0; i < T; i++) begin
-      n_in = n_in + {31'd0, tin_valid[i] && tin_ready[i] && !ni_rep_sent[i]};
-      n_out = n_out + {31'd0, tout_valid[i] && tout_ready[i] && !ni_rep_take[i]};
+      l_in[(H + i)*RetW] = tin_valid[i] && tin_ready[i] && !ni_rep_sent[i];
+      l_out[(H + i)*RetW] = tout_valid[i] && tout_ready[i] && !ni_rep_take[i];
+      l_ret[(H + i)*RetW] = ni_rep_sent[i];
     end
-    for (int i = 0; i < H; i++) begin
-      n_in = n_in + {31'd0, m_in_valid[i] && m_in_ready[i]};
-      n_out = n_out + {31'd0, host_out_valid_o[i] && host_out_ready_i[i]};
+    for (int h = 0; h < H; h++) begin
+      l_in[h*RetW] = m_in_valid[h] && m_in_ready[h];
+      l_out[h*RetW] = host_out_valid_o[h] && host_out_ready_i[h];
+      l_ret[h*RetW] = host_out_valid_o[h] && host_out_ready_i[h] &&
+          host_out_flit_o[h*FW + tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW] == tess_flit_pkg::KindRead;
     end
   end
+  logic [RetW-1:0] sum_in, sum_out;
+  tess_reduce_tree #(.N(L), .W(RetW), .OP(1), .STAGES(D)) u_sum_in (
+    .clk_i, .rst_ni, .in_i(l_in), .out_o(sum_in));
+  tess_reduce_tree #(.N(L), .W(RetW), .OP(1), .STAGES(D)) u_sum_out (
+    .clk_i, .rst_ni, .in_i(l_out), .out_o(sum_out));
+  tess_reduce_tree #(.N(L), .W(RetW), .OP(1), .STAGES(D)) u_sum_ret (
+    .clk_i, .rst_ni, .in_i(l_ret), .out_o(ret_sum));
+
+  // Flits in the network: the running sum. in_flight_q is the count of SYNC_DEPTH cycles ago
+  // (each level of the trees a cycle), so net_idle_o says "the network was idle then"; the
+  // barrier compares it with its other summaries of that same cycle (docs/machine-rtl.md,
+  // "Never stale").
+  logic [31:0] in_flight_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) in_flight_q <= 32'd0;
-    else in_flight_q <= in_flight_q + n_in - n_out;
+    else in_flight_q <= in_flight_q + {{(32 - RetW){1'b0}}, sum_in} - {{(32 - RetW){1'b0}}, sum_out};
   end
   assign net_idle_o = in_flight_q == 32'd0;
 
+`ifndef SYNTHESIS
+  // The count against the plain one-cycle count of every handshake (what this replaced),
+  // SYNC_DEPTH cycles later: no flit is counted late, early, twice or not at all.
+  logic [31:0] flat_q, flat_in, flat_out;
+  logic [(D+1)*32-1:0] flat_hist_q;  // [i*32 +: 32]: the plain count i cycles ago
+  always_comb begin
+    flat_in = 32'd0;
+    flat_out = 32'd0;
+    for (int i = 0; i < L; i++) begin
+      flat_in = flat_in + {31'd0, l_in[i*RetW]};
+      flat_out = flat_out + {31'd0, l_out[i*RetW]};
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      flat_q <= 32'd0;
+      flat_hist_q <= '0;
+    end else begin
+      assert (in_flight_q == flat_hist_q[D*32 +: 32])
+        else $error("%m: flits in flight %0d, the plain count %0d cycles ago %0d", in_flight_q, D,
+                    flat_hist_q[D*32 +: 32]);
+      flat_q <= flat_q + flat_in - flat_out;
+      flat_hist_q[0 +: 32] <= flat_q + flat_in - flat_out;
+      for (int i = 1; i <= D; i++) flat_hist_q[i*32 +: 32] <= flat_hist_q[(i-1)*32 +: 32];
+    end
+  end
+`endif
+
   logic [1:0] err_src;
-  tess_barrier #(.TILES(T)) u_barrier (
+  tess_barrier #(.TILES(T), .DEPTH(D), .BCAST_DEPTH(D), .IDLE_LAG(D)) u_barrier (
     .clk_i, .rst_ni, .run_i, .freeze_i(abort_i),
     .arrived_i(ni_arrived), .kind_i(ni_kind), .done_i(ni_done), .count_i(ni_count), .expect_i(ni_expect),
     .halted_i(t_halted), .halt_exit_i(t_exit), .halt_code_i(t_code),
@@ -262,24 +361,4 @@ module tess_machine #(
       end
     end
   end
-  // After an abort the cores are held in reset (their halted flags clear): ARRIVED and the
-  // halted flags keep what they were in the cycle the abort came (the last one before the
-  // cores' reset; the NIs take no arrival from then on).
-  logic         abort_q;
-  logic [T-1:0] arrived_frz_q, halted_frz_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      abort_q <= 1'b0;
-      arrived_frz_q <= '0;
-      halted_frz_q <= '0;
-    end else begin
-      abort_q <= abort_i;
-      if (!abort_q) begin
-        arrived_frz_q <= ni_arrived | t_halted;
-        halted_frz_q <= t_halted;
-      end
-    end
-  end
-  assign arrived_o = abort_q ? arrived_frz_q : ni_arrived | t_halted;
-  assign halted_o = abort_q ? halted_frz_q : t_halted;
 endmodule

@@ -191,7 +191,7 @@ module tess_units #(
     .FIFO_DEPTH  (NOC_FIFO_DEPTH)
   ) u_mesh (
     .clk_i           (noc_clk_i),
-    .rst_ni          (noc_rst_ni),
+    .rst_ni          ({NocT{noc_rst_ni}}),
     .tile_in_valid_i (noc_tile_in_valid_q),
     .tile_in_ready_o (noc_tile_in_ready_o),
     .tile_in_flit_i  (noc_tile_in_flit_q),

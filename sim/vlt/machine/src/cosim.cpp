@@ -81,9 +81,11 @@ class Lockstep final : public device::Device {
 
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override {
     for (;;) {
-      const uint32_t next = iss_.superstep() + 1;
-      iss_.write_reg(arch::kDevRegBreakSuperstep, next);
-      rtl_.write_reg(arch::kDevRegBreakSuperstep, next);
+      // Each stops at its own next release. They differ right after a doorbell: the emulator
+      // releases at the write, the RTL's barrier some cycles later (its hold and trees,
+      // docs/machine-rtl.md), and that release must still meet the break set before it.
+      iss_.write_reg(arch::kDevRegBreakSuperstep, iss_.superstep() + 1);
+      rtl_.write_reg(arch::kDevRegBreakSuperstep, rtl_.read_reg(arch::kDevRegSuperstep) + 1);
       const uint32_t m = mask | device::kEventBreak;
       const uint32_t a = wait(iss_, m, timeout), b = wait(rtl_, m, timeout);
       if (!a && !b) return 0;

@@ -239,9 +239,13 @@ void VltMachine::tick() {
 #if TESSERA_VLT_MACHINE_TRACE
   if (trace_) trace_->fst.dump(2 * cycles_);
 #endif
-  // A run starts (CONTROL start): superstep 0 begins at this edge.
+  // The machine's broadcasts (run, release) reach the tiles through its broadcast tree,
+  // sync_depth cycles after the root's edge that the harness sees: a phase starts when the
+  // tiles see it (docs/machine-rtl.md, calibration).
+  const uint64_t bcast = r->tess_kernel__DOT__u_machine__DOT__sync_depth;
+  // A run starts (CONTROL start): superstep 0 begins when the tiles see it.
   const bool run = r->tess_kernel__DOT__u_machine__DOT__run_i;
-  if (run && !last_run_) phases_.assign(1, new_phase(cycles_));
+  if (run && !last_run_) phases_.assign(1, new_phase(cycles_ + bcast));
   last_run_ = run;
   // What moves at this edge.
   const uint32_t in_fire = send & top_->s_axis_h2d_tready;
@@ -302,11 +306,16 @@ void VltMachine::tick() {
       ++progress_;
     }
   }
-  // "Network idle" covers a read reply still inside a tile's NI (docs/machine-rtl.md).
-  if (r->tess_kernel__DOT__u_machine__DOT__net_idle_o) {
+  // "Network idle" covers a read reply still inside a tile's NI (docs/machine-rtl.md). The
+  // count behind net_idle_o is that of sync_depth cycles ago (its adder trees), so it is
+  // compared with the NIs of that cycle.
+  {
     bool reply = false;
 #include "vlt_machine_ni.inc"
-    if (reply) ++checks_.idle_with_reply;
+    const unsigned lag = r->tess_kernel__DOT__u_machine__DOT__sync_depth;
+    reply_hist_ = (reply_hist_ << 1) | (reply ? 1u : 0u);
+    if (r->tess_kernel__DOT__u_machine__DOT__net_idle_o && lag < 64 && (reply_hist_ >> lag & 1))
+      ++checks_.idle_with_reply;
   }
   if (console_valid && options_.console) {
     for (uint32_t t = 0; t < tile_count(); ++t)
@@ -316,23 +325,26 @@ void VltMachine::tick() {
   const uint32_t all = (1u << tile_count()) - 1;
   const uint32_t arrived = r->tess_kernel__DOT__u_machine__DOT__arrived_o;
   const uint32_t halted = r->tess_kernel__DOT__u_machine__DOT__halted_o;
-  // Each tile's arrival (its NI's arrived_o rises; it falls the cycle after the release
-  // pulse, so the pulse's own cycle still belongs to the phase it ends).
-  if (!phases_.empty() && !phases_.back().release) {
+  // Each tile's arrival (its NI's arrived_o rises; it falls the cycle after the tiles see
+  // the release pulse, so the cycles until then still belong to the phase it ends: arrivals
+  // count from the cycle after the phase's start).
+  const bool started = !phases_.empty() && cycles_ > phases_.back().start;
+  if (started && !phases_.back().release) {
     Phase& p = phases_.back();
     for (uint32_t t = 0; t < tile_count(); ++t)
       if ((arrived >> t & 1) && !(halted >> t & 1) && !p.arrived[t]) p.arrived[t] = cycles_;
     if (state() == device::kStateHostSync) p.kind = 1;
   }
-  if (!all_arrived_ && (arrived & all) == all && !(halted & all)) {
+  if (!all_arrived_ && (phases_.empty() || started) && (arrived & all) == all && !(halted & all)) {
     all_arrived_ = true;
     all_arrived_at_ = cycles_;
     if (!phases_.empty() && !phases_.back().all_arrived) phases_.back().all_arrived = cycles_;
   }
+  // The barrier's release pulse; the tiles see it bcast cycles later, where the phase ends.
   if (r->tess_kernel__DOT__u_machine__DOT__release_o) {
-    if (!phases_.empty()) phases_.back().release = cycles_;
-    phases_.push_back(new_phase(cycles_));
-    if (all_arrived_) barrier_cycles_.push_back(cycles_ - all_arrived_at_);
+    if (!phases_.empty()) phases_.back().release = cycles_ + bcast;
+    phases_.push_back(new_phase(cycles_ + bcast));
+    if (all_arrived_) barrier_cycles_.push_back(cycles_ + bcast - all_arrived_at_);
     all_arrived_ = false;
   }
 }

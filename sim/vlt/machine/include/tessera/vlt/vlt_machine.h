@@ -176,7 +176,8 @@ class VltMachine final : public device::Device {
   // Port contracts the harness watches every cycle (docs/machine-rtl.md, "Checks"):
   //   ni_inject_unstable: a tile NI's injection flit (valid, flit) changed while valid and not ready;
   //   d2h_dropped: m_axis_d2h TVALID fell, or TDATA changed, while TVALID was high and TREADY low;
-  //   idle_with_reply: net_idle_o high while some NI holds a read reply it has not injected.
+  //   idle_with_reply: net_idle_o high while some NI held a read reply it had not injected, in
+  //   the cycle the count behind net_idle_o describes (the machine's sync_depth cycles ago).
   struct Checks {
     uint64_t ni_inject_unstable = 0, d2h_dropped = 0, idle_with_reply = 0;
   };
@@ -221,6 +222,7 @@ class VltMachine final : public device::Device {
   std::vector<uint8_t> d2h_stalled_;
   std::vector<unsigned __int128> d2h_prev_;
   std::vector<uint8_t> ni_stalled_;
+  uint64_t reply_hist_ = 0;  // bit k: some NI held a read reply k cycles ago
   std::vector<unsigned __int128> ni_prev_;
   // dma_read, dma_write's fences: (tile << 32 | address) -> where each reply goes.
   std::unordered_map<uint64_t, std::deque<std::byte*>> pending_reads_;
