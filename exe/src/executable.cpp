@@ -54,6 +54,9 @@ const T* find_named(const std::vector<T>& items, const std::string& name) {
 const Tensor* Executable::find_tensor(const std::string& name) const { return find_named(tensors, name); }
 const Program* Executable::find_program(const std::string& name) const { return find_named(programs, name); }
 const Stream* Executable::find_stream(const std::string& name) const { return find_named(streams, name); }
+const DeviceParameter* Executable::find_device_parameter(const std::string& name) const {
+  return find_named(device_parameters, name);
+}
 
 uint32_t fnv1a(const uint8_t* data, size_t size, uint32_t h) {
   for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 16777619u;

@@ -85,6 +85,15 @@ Executable convert(const fb::Executable& r) {
   e.exchange_bytes = r.exchange_bytes();
   e.device_memory = scalars(r.device_memory());
   e.device_memory_zeros = r.device_memory_zeros();
+  if (r.device_parameters())
+    for (const fb::DeviceParameter* p : *r.device_parameters()) {
+      DeviceParameter& x = e.device_parameters.emplace_back(
+          DeviceParameter{str(p->name()), DType(p->dtype()), scalars(p->shape()), {}});
+      if (p->runs()) {
+        x.runs.reserve(p->runs()->size());
+        for (const fb::DeviceRun* run : *p->runs()) x.runs.push_back({run->offset(), run->logical(), run->count()});
+      }
+    }
   return e;
 }
 

@@ -105,6 +105,14 @@ SectionSums other_sections(const fb::Executable& r) {
     h.vec(r.device_memory());
     h.u32(uint32_t(r.device_memory_zeros()));
     h.u32(uint32_t(r.device_memory_zeros() >> 32));
+    h.u32(r.device_parameters() ? r.device_parameters()->size() : 0);
+    if (r.device_parameters())
+      for (const fb::DeviceParameter* p : *r.device_parameters()) {
+        h.str(p->name());
+        h.u32(uint32_t(p->dtype()));
+        h.vec(p->shape());
+        h.vec(p->runs());
+      }
     s.device_memory = h.value();
   }
   return s;

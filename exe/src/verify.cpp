@@ -196,6 +196,29 @@ void verify(const Executable& e, const std::string& name) {
     c.intervals(at, s.dtype, s.shape, s.intervals);
   }
 
+  unique_names(name, "device parameter", e.device_parameters);
+  for (const DeviceParameter& p : e.device_parameters) {
+    const std::string at = "device parameter '" + p.name + "'";
+    if (e.find_tensor(p.name)) fail(name, at + ": also the name of a tensor");
+    c.dtype(at, p.dtype);
+    const uint64_t total = c.elements(at, p.shape), eb = dtype_bytes(p.dtype);
+    uint64_t next = 0;  // first element not yet covered; runs in logical order
+    for (size_t i = 0; i < p.runs.size(); ++i) {
+      const DeviceRun& r = p.runs[i];
+      const std::string run = at + " run " + std::to_string(i);
+      if (r.count == 0 || r.logical != next || uint64_t{r.logical} + r.count > total)
+        fail(name, run + ": elements " + std::to_string(r.logical) + ".." + std::to_string(uint64_t{r.logical} + r.count) +
+                       " where element " + std::to_string(next) + " of " + std::to_string(total) + " comes next");
+      if (r.offset % eb || r.offset > e.device_memory_bytes() || r.count * eb > e.device_memory_bytes() - r.offset)
+        fail(name, run + ": " + std::to_string(r.count * eb) + " bytes at offset " + std::to_string(r.offset) +
+                       " of device memory (" + std::to_string(e.device_memory_bytes()) +
+                       " bytes) are not aligned or not all there");
+      next += r.count;
+    }
+    if (next != total)
+      fail(name, at + ": runs cover " + std::to_string(next) + " of " + std::to_string(total) + " elements");
+  }
+
   unique_names(name, "program", e.programs);
   for (const Program& p : e.programs) {
     const std::string at = "program '" + p.name + "'";

@@ -40,6 +40,8 @@ size_t buffer_bytes(const Executable& e, size_t blob_size) {
     n += 64 + str(t.name) + 4 * t.shape.size() + t.intervals.size() * sizeof(fb::Interval) +
          t.live.size() * sizeof(fb::LiveRange);
   for (const Stream& s : e.streams) n += 64 + str(s.name) + 4 * s.shape.size() + s.intervals.size() * sizeof(fb::Interval);
+  for (const DeviceParameter& p : e.device_parameters)
+    n += 64 + str(p.name) + 4 * p.shape.size() + p.runs.size() * sizeof(fb::DeviceRun);
   for (const Program& p : e.programs) n += 64 + str(p.name) + 4 * (p.tile_program.size() + p.streams.size());
   for (const auto* names : {&e.op_names, &e.layer_names})
     for (const std::string& s : *names) n += 4 + str(s);
@@ -89,6 +91,14 @@ void build(const Executable& e, Use&& use) {
     programs.push_back(fb::CreateProgram(b, b.CreateString(p.name), p.words, b.CreateVector(p.tile_program),
                                          b.CreateVector(p.streams), p.first_step, p.steps));
 
+  std::vector<fbs::Offset<fb::DeviceParameter>> device_parameters;
+  for (const DeviceParameter& p : e.device_parameters) {
+    std::vector<fb::DeviceRun> runs;
+    runs.reserve(p.runs.size());
+    for (const DeviceRun& r : p.runs) runs.emplace_back(r.offset, r.logical, r.count);
+    device_parameters.push_back(fb::CreateDeviceParameter(b, b.CreateString(p.name), fb::DType(p.dtype),
+                                                          b.CreateVector(p.shape), b.CreateVectorOfStructs(runs)));
+  }
   std::vector<fb::VertexOrigin> vertices;
   vertices.reserve(e.vertices.size());
   for (const VertexOrigin& v : e.vertices) vertices.emplace_back(v.tile, v.compute_set, v.op, v.layer);
@@ -104,7 +114,7 @@ void build(const Executable& e, Use&& use) {
       blob, b.CreateVector(tensors), b.CreateVector(streams), b.CreateVector(programs),
       strings(b, e.op_names), strings(b, e.layer_names), b.CreateVectorOfStructs(vertices),
       b.CreateVectorOfStructs(memory), e.supersteps, e.exchange_bytes, &unsealed, b.CreateVector(e.device_memory),
-      e.device_memory_zeros);
+      e.device_memory_zeros, b.CreateVector(device_parameters));
   fb::FinishExecutableBuffer(b, root);
 
   const std::span<uint8_t> out(b.GetBufferPointer(), b.GetSize());

@@ -140,10 +140,10 @@ int run(const RunArgs& a) {
       engine.connect_stream(nf.name, std::span(buf));
       connected.insert(nf.name);
       stream_outputs.push_back({nf, std::span(buf)});
-    } else if (e.find_tensor(nf.name)) {
-      tensor_outputs.push_back(nf);
+    } else if (e.find_tensor(nf.name) || e.find_device_parameter(nf.name)) {
+      tensor_outputs.push_back(nf);  // a device parameter: a weight kept in device memory
     } else {
-      throw std::runtime_error("--output " + nf.name + ": no stream or tensor of that name in " + a.model);
+      throw std::runtime_error("--output " + nf.name + ": no stream, tensor or device parameter of that name in " + a.model);
     }
   }
   // The programs' other streams: inputs are required; unrequested outputs are dropped.
@@ -208,8 +208,9 @@ int run(const RunArgs& a) {
     else write_bytes(nf.file, data);
   }
   for (const NameFile& nf : tensor_outputs) {
-    const exe::Tensor& t = *e.find_tensor(nf.name);
-    if (is_npy(nf.file)) write_npy_output(nf.file, t.dtype, t.shape, 1, engine.read_tensor(nf.name));
+    const exe::Tensor* t = e.find_tensor(nf.name);
+    const exe::DeviceParameter* p = e.find_device_parameter(nf.name);
+    if (is_npy(nf.file)) write_npy_output(nf.file, t ? t->dtype : p->dtype, t ? t->shape : p->shape, 1, engine.read_tensor(nf.name));
     else write_bytes(nf.file, engine.read_tensor(nf.name));
   }
   if (!a.report.empty()) engine.write_report_json(a.report);

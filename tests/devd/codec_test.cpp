@@ -65,6 +65,9 @@ TEST(Codec, RequestsSurviveEncodeAndParse) {
   r = parse_request(body_of(encode(Request{DramWrite{(uint64_t{5} << 32) + 12, bytes({1, 2, 3, 4})}})));
   EXPECT_EQ(std::get<DramWrite>(r).offset, (uint64_t{5} << 32) + 12);
   EXPECT_EQ(std::get<DramWrite>(r).data, bytes({1, 2, 3, 4}));
+  r = parse_request(body_of(encode(Request{DramRead{(uint64_t{3} << 32) + 8, 4096}})));
+  EXPECT_EQ(std::get<DramRead>(r).offset, (uint64_t{3} << 32) + 8);
+  EXPECT_EQ(std::get<DramRead>(r).bytes, 4096u);
   DramToTiles d{{{3, 0x1000, 8, uint64_t{1} << 33}, {0, 0x2000, 4, 16}}};
   r = parse_request(body_of(encode(Request{d})));
   const DramToTiles& d2 = std::get<DramToTiles>(r);
@@ -135,6 +138,9 @@ TEST(Codec, MalformedMessagesNameTheField) {
   bad(bytes({10, 0, 0, 0, 0, 0, 0, 0, 0}), "DRAM_WRITE: no bytes");
   bad(bytes({11, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0}), "segment count is 1 but only 12 bytes are left");
   bad(bytes({11, 0, 0, 0, 0, 7}), "DRAM_TO_TILES: 1 bytes left over");
+  bad(bytes({13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), "DRAM_READ: no bytes");
+  bad(bytes({13, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0}), "DRAM_READ: byte count needs 4 bytes");
+  bad(bytes({13, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 1}), "DRAM_READ: 1 bytes left over");
   EXPECT_THAT([] { parse_reply(bytes({0x05})); },
               ::testing::ThrowsMessage<ProtocolError>(HasSubstr("is a request")));
   EXPECT_THAT(

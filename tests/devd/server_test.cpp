@@ -224,7 +224,14 @@ TEST_F(DevdServer, StreamedWeightsRunOnARemoteDevice) {
   const device::DmaSegment seg{0, arch::kSramBase + 0x8000, 4, uint64_t{1} << 40};
   EXPECT_THROW(remote->dram_to_tiles(std::span(&seg, 1)), device::DeviceError);
   EXPECT_THROW(remote->dram_write(uint64_t{1} << 40, std::as_bytes(std::span(mm.x_values))), device::DeviceError);
+  std::vector<std::byte> back(e.device_memory.size() + 4);
+  EXPECT_THROW(remote->dram_read(0, back), device::DeviceError) << "4 bytes past what was written";
   EXPECT_EQ(bits(run(*remote)), bits(got)) << "the device stays usable";
+  // Device memory read back over DRAM_READ, in frames: the image the engine wrote (a run
+  // that writes nothing back leaves it as it was).
+  back.resize(e.device_memory.size());
+  remote->dram_read(0, back);
+  EXPECT_EQ(0, std::memcmp(back.data(), e.device_memory.data(), back.size()));
 }
 
 TEST_F(DevdServer, GarbageGetsAnErrorAndAClosedConnection) {

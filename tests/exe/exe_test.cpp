@@ -184,6 +184,7 @@ TEST(ExeErrors, SectionChecksums) {
   flip(r.device_memory()->data() + 70, "device_memory");
   flip(reinterpret_cast<const flatbuffers::Table&>(r).GetAddressOf(fb::Executable::VT_DEVICE_MEMORY_ZEROS),
        "device_memory");
+  flip(r.device_parameters()->Get(0)->runs()->Get(1), "device_memory");
   flip(r.streams()->Get(2)->name()->c_str(), "streams");
 }
 
@@ -334,6 +335,29 @@ TEST(ExeErrors, DeviceMemory) {
   EXPECT_EQ(error_of(e), "model.tsx: device memory: 96 bytes and 268435456 of zeros, target 'small' has 256 MiB");
   e.device_memory_zeros = ~uint64_t{0};  // no wrap-around
   EXPECT_THAT(error_of(e), HasSubstr("96 bytes and 18446744073709551615 of zeros"));
+}
+
+// A parameter kept in device memory: its runs cover it once, in order, inside device memory.
+TEST(ExeErrors, DeviceParameters) {
+  Executable e = synthetic();
+  EXPECT_EQ(deserialize(serialize(e), "model.tsx").find_device_parameter("w_dram")->runs, e.device_parameters[0].runs);
+  e.device_parameters[0].runs[1].logical = 3;
+  EXPECT_EQ(error_of(e), "model.tsx: device parameter 'w_dram' run 1: elements 3..5 where element 2 of 4 comes next");
+  e = synthetic();
+  e.device_parameters[0].runs.pop_back();
+  EXPECT_EQ(error_of(e), "model.tsx: device parameter 'w_dram': runs cover 2 of 4 elements");
+  e = synthetic();
+  e.device_parameters[0].runs[1].offset = 90;
+  EXPECT_EQ(error_of(e), "model.tsx: device parameter 'w_dram' run 1: 8 bytes at offset 90 of device memory (96 bytes) "
+                         "are not aligned or not all there");
+  e.device_parameters[0].runs[1].offset = ~uint64_t{0} - 3;  // no wrap-around
+  EXPECT_THAT(error_of(e), HasSubstr("8 bytes at offset 18446744073709551612 of device memory"));
+  e = synthetic();
+  e.device_parameters[0].name = e.tensors[0].name;
+  EXPECT_EQ(error_of(e), "model.tsx: device parameter '" + e.tensors[0].name + "': also the name of a tensor");
+  e = synthetic();
+  e.device_parameters.push_back(e.device_parameters[0]);
+  EXPECT_EQ(error_of(e), "model.tsx: device parameter 'w_dram': name used twice");
 }
 
 // Edits behind intact checksums: the content checks still run on load.

@@ -308,6 +308,18 @@ TEST(WeightStreaming, TrainingWritesUpdatedWeightsBackToDeviceMemory) {
         changed = std::max(changed, std::fabs(want_logits[i] - moved_logits[i]));
       }
       EXPECT_GT(changed, 1e-3f) << "the steps did not move the logits: the test would not see a lost update";
+      // The streamed weight read back from device memory: the interpreter's updated fc1.w.
+      const std::vector<float> w1 = engine.read_tensor_as<float>("fc1.w");
+      const std::vector<float>& want_w1 = it.parameter(params[0]);
+      const std::vector<float>& initial_w1 = train.constant_data(params[0]);
+      ASSERT_EQ(w1.size(), want_w1.size());
+      float moved = 0;
+      for (size_t i = 0; i < w1.size(); ++i) {
+        EXPECT_NEAR(w1[i], want_w1[i], 1e-5 * (1 + std::fabs(want_w1[i]))) << "fc1.w element " << i;
+        moved = std::max(moved, std::fabs(want_w1[i] - initial_w1[i]));
+        if (::testing::Test::HasFailure()) break;
+      }
+      EXPECT_GT(moved, 1e-4f) << "fc1.w did not move: reading the initial weights back would pass";
       got_loss.insert(got_loss.end(), got_logits.begin(), got_logits.end());
       runs.push_back(got_loss);
     }
@@ -335,6 +347,16 @@ TEST(WeightStreaming, DeviceRefusesMisuse) {
   }
   device::Device& base = m;
   EXPECT_NO_THROW(base.dram_write(4, four));
+  // Read back: only bytes written, within the device memory.
+  std::byte got[8];
+  EXPECT_NO_THROW(m.dram_read(0, got));
+  try {
+    m.dram_read(4, got);
+    ADD_FAILURE() << "dram_read past what was written";
+  } catch (const device::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("dram_read: bytes 4..12 were never written (8 bytes"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(m.dram_read(~uint64_t{0} - 2, got), device::DeviceError);
 }
 
 }  // namespace

@@ -255,6 +255,23 @@ Stream Graph::move_initial_value_to_device_memory(const Tensor& t, std::string n
   return s;
 }
 
+void Graph::add_device_parameter(DeviceParameterData p) {
+  uint64_t next = 0;
+  for (const DeviceParameterData::Run& r : p.runs) {
+    if (r.stream >= streams_.size() || !streams_[r.stream].from_device_memory ||
+        uint64_t{r.stored} + r.count > element_count(streams_[r.stream].shape) || r.logical != next)
+      throw GraphError("device parameter '" + p.name + "': run of elements " + std::to_string(r.logical) +
+                       " is not the next one, or not in its device memory stream");
+    next += r.count;
+  }
+  if (next != element_count(p.shape))
+    throw GraphError("device parameter '" + p.name + "': runs cover " + std::to_string(next) + " of " +
+                     shape_string(p.shape) + "'s elements");
+  for (const DeviceParameterData& q : device_parameters_)
+    if (q.name == p.name) throw GraphError("device parameter '" + p.name + "' defined twice");
+  device_parameters_.push_back(std::move(p));
+}
+
 void Graph::add_program(std::string name, Program program) {
   for (const auto& p : *programs_)
     if (p.first == name) throw GraphError("program '" + name + "' defined twice");

@@ -52,6 +52,8 @@ StreamedWeight::StreamedWeight(graph::Graph& g, uint32_t batch, uint32_t k, cons
                      std::to_string(static_cast<uint64_t>(block_bytes(k, cols, plan(cols)))) +
                      " bytes of a tile, more than a chunk's " + std::to_string(static_cast<uint64_t>(chunk_bytes_per_tile)));
   const uint32_t count = (n_ + cols - 1) / cols;
+  // Where W's elements lie in the chunks' device memory, for the host to read it back.
+  graph::DeviceParameterData readback{name, exe::DType::kF32, {k, n_}, {}};
   for (uint32_t c = 0; c < count; ++c) {
     Chunk ch;
     ch.n0 = graph::Blocking::split(n_, count, c), ch.n1 = graph::Blocking::split(n_, count, c + 1);
@@ -61,7 +63,25 @@ StreamedWeight::StreamedWeight(graph::Graph& g, uint32_t batch, uint32_t k, cons
         detail::chunk_words(blocking(k, ch.n1 - ch.n0, ch.plan), k, values, n_, ch.n0, ch.n1);
     ch.values = g.add_device_memory_stream(id + ".w", exe::DType::kF32, {k, ch.n1 - ch.n0}, words);
     ch.velocity = g.add_zeroed_device_memory_stream(id + ".v", exe::DType::kF32, {k, ch.n1 - ch.n0});
+    chunk_runs(ch, readback.runs);
     chunks_.push_back(std::move(ch));
+  }
+  // In W's row-major order: row r's runs from chunk 0, then chunk 1, ...
+  std::sort(readback.runs.begin(), readback.runs.end(), [](const auto& a, const auto& b) { return a.logical < b.logical; });
+  g.add_device_parameter(std::move(readback));
+}
+
+void StreamedWeight::chunk_runs(const Chunk& ch, std::vector<graph::DeviceParameterData::Run>& out) const {
+  const uint32_t cols = ch.n1 - ch.n0;
+  const graph::Blocking bl = blocking(k_, cols, ch.plan);
+  for (uint32_t r = 0; r < k_; ++r) {
+    const uint32_t row = r * cols, to = r * n_ + ch.n0;  // the row in the chunk, in W
+    if (!bl.blocked()) {
+      out.push_back({ch.values.id, row, to, cols});
+      continue;
+    }
+    for (const graph::Blocking::Run& run : bl.logical_runs(row, row + cols))
+      out.push_back({ch.values.id, run.stored, to + (run.logical - row), run.count});
   }
 }
 

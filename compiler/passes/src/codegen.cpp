@@ -161,6 +161,13 @@ exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPla
   e.streams = r.streams;
   e.device_memory = g.device_memory();
   e.device_memory_zeros = g.device_memory_zeros();
+  for (const graph::DeviceParameterData& p : g.device_parameters()) {
+    exe::DeviceParameter& d = e.device_parameters.emplace_back();
+    d.name = p.name, d.dtype = p.dtype, d.shape = p.shape;
+    const uint32_t eb = exe::dtype_bytes(p.dtype);
+    for (const graph::DeviceParameterData::Run& r : p.runs)
+      d.runs.push_back({g.device_memory_offset(g.streams()[r.stream]) + uint64_t{eb} * r.stored, r.logical, r.count});
+  }
   for (size_t p = 0; p < l.programs.size(); ++p) {
     exe::Program& ep = e.programs.emplace_back();
     ep.name = l.programs[p].name;

@@ -29,6 +29,7 @@ class LazyDevice : public device::Device {
   void dram_write(uint64_t offset, std::span<const std::byte> data) override { inner().dram_write(offset, data); }
   void dram_to_tiles(std::span<const device::DmaSegment> s) override { inner().dram_to_tiles(s); }
   void tiles_to_dram(std::span<const device::DmaSegment> s) override { inner().tiles_to_dram(s); }
+  void dram_read(uint64_t offset, std::span<std::byte> out) override { inner().dram_read(offset, out); }
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override {
     return inner().wait_event(mask, timeout);
   }

@@ -137,6 +137,18 @@ class RemoteDevice final : public device::Device {
   void tiles_to_dram(std::span<const device::DmaSegment> segments) override {
     pipeline(dram_segments<devd::TilesToDram>(segments), "TILES_TO_DRAM", [](const devd::Reply&, size_t) {});
   }
+  void dram_read(uint64_t offset, std::span<std::byte> out) override {
+    const size_t per = std::min<uint64_t>(max_frame_ - 64, 1u << 20);
+    std::vector<devd::Request> reqs;
+    for (size_t at = 0; at < out.size(); at += per)
+      reqs.emplace_back(devd::DramRead{offset + at, static_cast<uint32_t>(std::min(per, out.size() - at))});
+    pipeline(reqs, "DRAM_READ", [&](const devd::Reply& r, size_t i) {
+      const auto* d = std::get_if<devd::DmaData>(&r);
+      const size_t at = i * per;
+      if (!d || d->data.size() != std::min(per, out.size() - at)) fail("DRAM_READ: a reply of the wrong size");
+      std::memcpy(out.data() + at, d->data.data(), d->data.size());
+    });
+  }
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override {
     // The server bounds one WAIT; ask again until an event or the timeout.
     const auto end = std::chrono::steady_clock::now() + timeout;

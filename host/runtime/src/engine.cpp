@@ -196,6 +196,19 @@ void Engine::disconnect_stream(const std::string& name) {
 // ---- tensors ------------------------------------------------------------------------------
 
 std::vector<std::byte> Engine::read_tensor(const std::string& name) {
+  if (const exe::DeviceParameter* p = exe_.find_tensor(name) ? nullptr : exe_.find_device_parameter(name)) {
+    if (!loaded_) throw EngineError("read_tensor('" + name + "'): the executable is not loaded (call load() first)");
+    const uint64_t eb = exe::dtype_bytes(p->dtype);
+    // The span of device memory its runs lie in, in one read (a remote device pipelines it),
+    // then each run to its place.
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const exe::DeviceRun& r : p->runs) lo = std::min(lo, r.offset), hi = std::max(hi, r.offset + r.count * eb);
+    std::vector<std::byte> span(hi > lo ? hi - lo : 0), out(elements(p->shape) * eb);
+    device_call("read_tensor('" + name + "')", [&] { dev_.dram_read(lo, span); });
+    for (const exe::DeviceRun& r : p->runs)
+      std::memcpy(out.data() + r.logical * eb, span.data() + (r.offset - lo), r.count * eb);
+    return out;
+  }
   const exe::Tensor& t = tensor(name, "read_tensor");
   if (!loaded_) throw EngineError("read_tensor('" + name + "'): the executable is not loaded (call load() first)");
   const uint32_t eb = exe::dtype_bytes(t.dtype);

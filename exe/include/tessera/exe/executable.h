@@ -100,6 +100,22 @@ struct Segment {
   bool operator==(const Segment&) const = default;
 };
 
+// A parameter kept in device memory (training's streamed weights, docs/weight-streaming.md):
+// elements [logical, logical + count) lie at byte `offset` there. The runs cover the
+// parameter's elements exactly once; the host reads it back after a run.
+struct DeviceRun {
+  uint64_t offset = 0;
+  uint32_t logical = 0, count = 0;
+  bool operator==(const DeviceRun&) const = default;
+};
+struct DeviceParameter {
+  std::string name;
+  DType dtype = DType::kF32;
+  std::vector<uint32_t> shape;
+  std::vector<DeviceRun> runs;
+  bool operator==(const DeviceParameter&) const = default;
+};
+
 // Where a vertex came from, for profiles and pictures (the debug map).
 struct VertexOrigin {
   uint32_t tile = 0;
@@ -138,11 +154,13 @@ struct Executable {
   std::vector<uint8_t> device_memory;
   uint64_t device_memory_zeros = 0;
   uint64_t device_memory_bytes() const { return device_memory.size() + device_memory_zeros; }
+  std::vector<DeviceParameter> device_parameters;
   bool operator==(const Executable&) const = default;
 
   const Tensor* find_tensor(const std::string& name) const;
   const Program* find_program(const std::string& name) const;
   const Stream* find_stream(const std::string& name) const;
+  const DeviceParameter* find_device_parameter(const std::string& name) const;
 };
 
 // What one .tsx file holds of device memory (FlatBuffers offsets are 32-bit: the whole file

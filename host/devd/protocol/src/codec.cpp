@@ -205,6 +205,11 @@ std::vector<std::byte> encode(const Request& r, uint32_t max_frame) {
             w.segments(m.segments, /*offsets=*/true);
             return w.frame(max_frame, "TILES_TO_DRAM");
           },
+          [&](const DramRead& m) {
+            Writer w(Type::kDramRead);
+            w.u64(m.offset), w.u32(m.bytes);
+            return w.frame(max_frame, "DRAM_READ");
+          },
       },
       r);
 }
@@ -356,6 +361,15 @@ Request parse_request(std::span<const std::byte> body) {
       Reader r(b, "TILES_TO_DRAM");
       TilesToDram m;
       m.segments = r.segments(/*offsets=*/true);
+      r.end();
+      return m;
+    }
+    case Type::kDramRead: {
+      Reader r(b, "DRAM_READ");
+      DramRead m;
+      m.offset = r.u64("offset");
+      m.bytes = r.u32("byte count");
+      if (m.bytes == 0) r.fail("no bytes");
       r.end();
       return m;
     }

@@ -44,6 +44,15 @@ Reply run_device_request(device::Device* dev, Request& r, const ServerOptions& o
       dev->tiles_to_dram(d->segments);
       return Done{Type::kTilesToDram};
     }
+    if (auto* d = std::get_if<DramRead>(&r)) {
+      if (d->bytes > o.max_frame - 1)
+        return Error{ErrorCode::kDevice, "DRAM_READ: " + std::to_string(d->bytes) + " bytes, more than a reply frame holds (" +
+                                               std::to_string(o.max_frame - 1) + ")"};
+      DmaData out;
+      out.data.resize(d->bytes);
+      dev->dram_read(d->offset, out.data);
+      return out;
+    }
     if (std::holds_alternative<ErrorDetail>(r)) return Detail{dev->error_detail()};
     return Error{ErrorCode::kState, "not a device request"};
   } catch (const std::exception& e) {

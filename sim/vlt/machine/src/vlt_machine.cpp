@@ -588,6 +588,11 @@ void VltMachine::tiles_to_dram(std::span<const device::DmaSegment> segments) {
   dma_read_nodes(segments, nodes, dram_);
 }
 
+void VltMachine::dram_read(uint64_t offset, std::span<std::byte> out) {
+  if (options_.streams) throw DeviceError("dram_read: the card's device memory belongs to its data movers");
+  device::read_device_memory(dram_, target().device_memory_mib, state(), offset, out);
+}
+
 void VltMachine::dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) {
   const std::vector<uint32_t> nodes(segments.size(), 0);
   dma_read_nodes(segments, nodes, host);

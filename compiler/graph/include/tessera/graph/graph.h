@@ -79,6 +79,18 @@ struct StreamData {
   uint64_t source_offset = 0;       // in device_memory(), or among the zeros: Graph::device_memory_offset
 };
 
+// A parameter kept in device memory (exe::DeviceParameter): elements [logical, logical +
+// count) are elements [stored, stored + count) of device memory stream `stream`.
+struct DeviceParameterData {
+  struct Run {
+    uint32_t stream = 0, stored = 0, logical = 0, count = 0;
+  };
+  std::string name;
+  DType dtype = DType::kF32;
+  std::vector<uint32_t> shape;
+  std::vector<Run> runs;  // in logical order, covering every element once
+};
+
 class Graph {
  public:
   explicit Graph(const arch::Target& target) : target_(&target) {}
@@ -141,6 +153,10 @@ class Graph {
     return s.zeroed ? aligned_image() + s.source_offset : s.source_offset;
   }
   void add_program(std::string name, Program program);
+  // A parameter whose values live in device memory streams (training's streamed weights),
+  // for the host to read back after a run (exe::DeviceParameter).
+  void add_device_parameter(DeviceParameterData p);
+  const std::vector<DeviceParameterData>& device_parameters() const { return device_parameters_; }
 
   // ---- read access for the passes
   const std::vector<Variable>& variables() const { return vars_; }
@@ -170,6 +186,7 @@ class Graph {
   // Shared by copies of the graph, copied on the next add (hundreds of MB for a big model).
   std::shared_ptr<std::vector<uint8_t>> device_memory_ = std::make_shared<std::vector<uint8_t>>();
   uint64_t zeros_ = 0;  // the zeroed streams' bytes, each 64-byte aligned
+  std::vector<DeviceParameterData> device_parameters_;
   // Shared by copies of the graph (a compile's working copy), copied on the next add: a
   // program tree may hold millions of steps.
   std::shared_ptr<std::vector<std::pair<std::string, Program>>> programs_ =

@@ -28,7 +28,8 @@ struct SgdSchedule {
 
 class StreamedWeight {
  public:
-  // W [k, n] from `values` (row-major), its products X W with X of `batch` rows. Each chunk
+  // W [k, n] from `values` (row-major), its products X W with X of `batch` rows, and W
+  // named `name` as a device parameter (the host reads it back after a run). Each chunk
   // the widest whose block takes at most `chunk_bytes_per_tile` of a tile; its products
   // planned within `max_bytes` per tile.
   StreamedWeight(graph::Graph& g, uint32_t batch, uint32_t k, const std::vector<float>& values, const CostModel& cost,
@@ -60,6 +61,8 @@ class StreamedWeight {
     LayerPlan plan;                 // forward, input gradient, weight gradient
     graph::Stream values, velocity;  // the regions of device memory
   };
+  // Chunk c's runs of W in device memory (graph::DeviceParameterData), row by row.
+  void chunk_runs(const Chunk& c, std::vector<graph::DeviceParameterData::Run>& out) const;
   // A fresh tensor [k, n1 - n0] in chunk c's layout.
   graph::Tensor buffer(graph::Graph& g, const Chunk& c, const std::string& name) const;
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -55,13 +56,25 @@ class DeviceError : public std::runtime_error {
 };
 
 // Throws DeviceError naming `what` unless bytes [offset, offset + bytes) lie within a device
-// memory of `mib` MiB (no wrap-around): the backends' check of dram_write, dram_to_tiles and
-// tiles_to_dram.
+// memory of `mib` MiB (no wrap-around): the backends' check of dram_write, dram_to_tiles,
+// tiles_to_dram and dram_read.
 inline void check_device_memory_range(uint32_t mib, uint64_t offset, uint64_t bytes, const std::string& what) {
   const uint64_t size = uint64_t{mib} << 20;
   if (offset > size || bytes > size - offset)
     throw DeviceError(what + ": bytes " + std::to_string(offset) + ".." + std::to_string(offset + bytes) +
                       " outside the device memory (" + std::to_string(mib) + " MiB)");
+}
+
+// dram_read for a backend that keeps its device memory in host memory (`written`: the bytes
+// written so far, from offset 0): the state and range checks, then the copy.
+inline void read_device_memory(std::span<const std::byte> written, uint32_t mib, uint32_t state, uint64_t offset,
+                               std::span<std::byte> out) {
+  if (state == kStateRunning) throw DeviceError("dram_read: the tiles are running");
+  check_device_memory_range(mib, offset, out.size(), "dram_read");
+  if (offset + out.size() > written.size())
+    throw DeviceError("dram_read: bytes " + std::to_string(offset) + ".." + std::to_string(offset + out.size()) +
+                      " were never written (" + std::to_string(written.size()) + " bytes of device memory written)");
+  std::memcpy(out.data(), written.data() + offset, out.size());
 }
 
 // One register access of a batch: a read fills `value`, a write writes it.
@@ -132,6 +145,13 @@ class Device {
   virtual void tiles_to_dram(std::span<const DmaSegment> segments) {
     (void)segments;
     throw DeviceError("tiles_to_dram: this device has no device memory (DRAM) for streamed weights");
+  }
+  // dram_read: `out.size()` bytes of device memory from `offset` to the host, while the
+  // tiles do not run (in reset, halted, or waiting in a host sync): what a training run
+  // wrote back there (weights kept in device memory), for the host to save.
+  virtual void dram_read(uint64_t offset, std::span<std::byte> out) {
+    (void)offset, (void)out;
+    throw DeviceError("dram_read: this device has no device memory (DRAM) for streamed weights");
   }
 
   // Blocks until an event in `mask` is pending (returns the pending events) or `timeout`

@@ -101,7 +101,8 @@ class Engine {
   void run(const std::string& name = {}, std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
   // A tensor's bytes (dtype_bytes * elements, flattened in offset order), and back. Writes
-  // only between runs.
+  // only between runs. read_tensor also reads a device parameter (a weight training keeps in
+  // device memory, exe::DeviceParameter) from there, in its logical order.
   std::vector<std::byte> read_tensor(const std::string& name);
   void write_tensor(const std::string& name, std::span<const std::byte> data);
   template <typename T>

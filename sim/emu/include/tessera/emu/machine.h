@@ -68,6 +68,7 @@ class Machine final : public device::Device {
   void dram_write(uint64_t offset, std::span<const std::byte> data) override;
   void dram_to_tiles(std::span<const device::DmaSegment> segments) override;
   void tiles_to_dram(std::span<const device::DmaSegment> segments) override;
+  void dram_read(uint64_t offset, std::span<std::byte> out) override;
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override;
   std::string error_detail() const override { return error_detail_; }
 

@@ -47,6 +47,7 @@ enum class Type : uint8_t {
   kDramWrite = 10,   // device memory offset, then the bytes (cores in reset)
   kDramToTiles = 11, // segments, each with its device memory offset (in a host sync)
   kTilesToDram = 12, // the same, from the tiles to device memory
+  kDramRead = 13,    // device memory offset, byte count (the tiles not running); reply: DMA_READ's
   kReplyBit = 0x80,  // a reply: the request's type | 0x80
   kError = 0xff,     // a reply: ErrorCode, message
 };
@@ -110,8 +111,12 @@ struct DramToTiles {
 struct TilesToDram {
   std::vector<device::DmaSegment> segments;
 };
+struct DramRead {
+  uint64_t offset = 0;
+  uint32_t bytes = 0;  // 1 .. the frame limit less the reply's type byte
+};
 using Request = std::variant<Hello, Lease, Release, Configure, Regs, DmaWrite, DmaRead, Wait, ErrorDetail,
-                             DramWrite, DramToTiles, TilesToDram>;
+                             DramWrite, DramToTiles, TilesToDram, DramRead>;
 
 // Replies.
 struct Welcome {

@@ -139,6 +139,7 @@ class VltMachine final : public device::Device {
   // In a host sync: the words read from the tiles by the host nodes (as dma_read) into the
   // harness's device memory.
   void tiles_to_dram(std::span<const device::DmaSegment> segments) override;
+  void dram_read(uint64_t offset, std::span<std::byte> out) override;
 
   // The kernel's AXI4-Lite port driven directly (read_reg/write_reg use these; the protocol
   // tests rtl.machine.axil_* too): AxilTiming, AxilWrite, AxilRead above.
