@@ -30,20 +30,7 @@ module tess_reduce_tree #(
   input  logic [N*W-1:0] in_i,
   output logic [W-1:0]   out_o
 );
-  // The smallest FAN >= 2 with FAN^STAGES >= N (the power stops growing once it reaches N).
-  function automatic integer fan_for(input integer n, input integer stages);
-    integer f, p, k, r;
-    begin
-      r = n > 2 ? n : 2;
-      for (f = 2; f < n; f = f + 1) begin
-        p = 1;
-        for (k = 0; k < stages; k = k + 1) if (p < n) p = p * f;
-        if (p >= n && r == (n > 2 ? n : 2)) r = f;
-      end
-      fan_for = r;
-    end
-  endfunction
-  localparam int unsigned Fan = fan_for(N, STAGES);
+  localparam int unsigned Fan = tess_sync_pkg::fan(N, STAGES);
 
   // Nodes of stage s: ceil(N / FAN^s).
   function automatic integer nodes_at(input integer s);

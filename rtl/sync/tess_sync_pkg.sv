@@ -9,4 +9,19 @@ package tess_sync_pkg;
   function automatic integer depth(input integer tiles);
     depth = tiles > 1 ? ($clog2(tiles) + 2) / 3 : 0;
   endfunction
+
+  // A tree's fan-in (tess_reduce_tree, tess_bcast_tree): the smallest f >= 2 with
+  // f^stages >= n leaves (the power stops growing once it reaches n).
+  function automatic integer fan(input integer n, input integer stages);
+    integer f, p, k, r;
+    begin
+      r = n > 2 ? n : 2;
+      for (f = 2; f < n; f = f + 1) begin
+        p = 1;
+        for (k = 0; k < stages; k = k + 1) if (p < n) p = p * f;
+        if (p >= n && r == (n > 2 ? n : 2)) r = f;
+      end
+      fan = r;
+    end
+  endfunction
 endpackage
