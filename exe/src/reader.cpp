@@ -91,7 +91,8 @@ Executable convert(const fb::Executable& r) {
           DeviceParameter{str(p->name()), DType(p->dtype()), scalars(p->shape()), {}});
       if (p->runs()) {
         x.runs.reserve(p->runs()->size());
-        for (const fb::DeviceRun* run : *p->runs()) x.runs.push_back({run->offset(), run->logical(), run->count()});
+        for (const fb::DeviceRun* r : *p->runs())
+          x.runs.push_back({r->offset(), r->logical(), r->count(), r->repeat(), r->stride()});
       }
     }
   return e;

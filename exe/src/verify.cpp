@@ -6,6 +6,7 @@
 // Every failure is an ExeError "NAME: where: what", so a user can tell a stale file
 // (recompile) from a corrupt one (rewrite or re-download) from a compiler bug.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <set>
 
@@ -63,6 +64,25 @@ struct Ctx {
       if (n > 0xFFFFFFFFull) fail(name, where + ": shape has 2^32 or more elements");
     }
     return n;
+  }
+
+  // The rows of `runs` (each inside [0, total), counted to `total` by the caller) cover no
+  // element twice, so they cover each once: one bit per element, set a word at a time.
+  void cover_once(const std::string& where, uint64_t total, const std::vector<DeviceRun>& runs) const {
+    std::vector<uint64_t> seen((total + 63) / 64);
+    for (size_t i = 0; i < runs.size(); ++i)
+      for (uint32_t row = 0; row < runs[i].repeat; ++row) {
+        const uint64_t from = runs[i].logical + uint64_t{row} * runs[i].stride, to = from + runs[i].count;
+        for (uint64_t at = from; at < to;) {
+          const uint64_t w = at / 64, end = std::min(to, (w + 1) * 64);
+          const uint64_t bits = (end - at == 64 ? ~uint64_t{0} : ((uint64_t{1} << (end - at)) - 1)) << (at % 64);
+          if (seen[w] & bits)
+            fail(name, where + " run " + std::to_string(i) + ": element " +
+                           std::to_string(w * 64 + std::countr_zero(seen[w] & bits)) + " is covered twice");
+          seen[w] |= bits;
+          at = end;
+        }
+      }
   }
 
   // The intervals cover elements [0, total) exactly once, in offset order, each in SRAM.
@@ -201,22 +221,28 @@ void verify(const Executable& e, const std::string& name) {
     const std::string at = "device parameter '" + p.name + "'";
     if (e.find_tensor(p.name)) fail(name, at + ": also the name of a tensor");
     c.dtype(at, p.dtype);
-    const uint64_t total = c.elements(at, p.shape), eb = dtype_bytes(p.dtype);
-    uint64_t next = 0;  // first element not yet covered; runs in logical order
+    const uint64_t total = c.elements(at, p.shape), eb = dtype_bytes(p.dtype), dram = e.device_memory_bytes();
+    // Each element has its own bytes in device memory: this also bounds the bitmap below.
+    if (total * eb > dram)
+      fail(name, at + ": " + std::to_string(total) + " elements, more than device memory's " + std::to_string(dram) +
+                     " bytes hold");
+    uint64_t sum = 0;
     for (size_t i = 0; i < p.runs.size(); ++i) {
       const DeviceRun& r = p.runs[i];
       const std::string run = at + " run " + std::to_string(i);
-      if (r.count == 0 || r.logical != next || uint64_t{r.logical} + r.count > total)
-        fail(name, run + ": elements " + std::to_string(r.logical) + ".." + std::to_string(uint64_t{r.logical} + r.count) +
-                       " where element " + std::to_string(next) + " of " + std::to_string(total) + " comes next");
-      if (r.offset % eb || r.offset > e.device_memory_bytes() || r.count * eb > e.device_memory_bytes() - r.offset)
-        fail(name, run + ": " + std::to_string(r.count * eb) + " bytes at offset " + std::to_string(r.offset) +
-                       " of device memory (" + std::to_string(e.device_memory_bytes()) +
-                       " bytes) are not aligned or not all there");
-      next += r.count;
+      const uint64_t last = uint64_t{r.logical} + uint64_t{r.repeat - 1} * r.stride + r.count;  // one past
+      if (r.count == 0 || r.repeat == 0 || (r.repeat > 1 && r.stride < r.count) || last > total)
+        fail(name, run + ": " + std::to_string(r.repeat) + " rows of " + std::to_string(r.count) + " elements from " +
+                       std::to_string(r.logical) + " at stride " + std::to_string(r.stride) +
+                       " are empty, overlap or pass the end (" + std::to_string(total) + " elements)");
+      if (r.offset % eb || r.offset > dram || r.elements() * eb > dram - r.offset)
+        fail(name, run + ": " + std::to_string(r.elements() * eb) + " bytes at offset " + std::to_string(r.offset) +
+                       " of device memory (" + std::to_string(dram) + " bytes) are not aligned or not all there");
+      sum += r.elements();
     }
-    if (next != total)
-      fail(name, at + ": runs cover " + std::to_string(next) + " of " + std::to_string(total) + " elements");
+    if (sum != total)
+      fail(name, at + ": runs cover " + std::to_string(sum) + " of " + std::to_string(total) + " elements");
+    c.cover_once(at, total, p.runs);
   }
 
   unique_names(name, "program", e.programs);

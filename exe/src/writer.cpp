@@ -95,7 +95,7 @@ void build(const Executable& e, Use&& use) {
   for (const DeviceParameter& p : e.device_parameters) {
     std::vector<fb::DeviceRun> runs;
     runs.reserve(p.runs.size());
-    for (const DeviceRun& r : p.runs) runs.emplace_back(r.offset, r.logical, r.count);
+    for (const DeviceRun& r : p.runs) runs.emplace_back(r.offset, r.logical, r.count, r.repeat, r.stride);
     device_parameters.push_back(fb::CreateDeviceParameter(b, b.CreateString(p.name), fb::DType(p.dtype),
                                                           b.CreateVector(p.shape), b.CreateVectorOfStructs(runs)));
   }

@@ -124,10 +124,10 @@ TEST(ExeErrors, BadIdentifier) {
 
 TEST(ExeErrors, Version) {
   const auto bytes = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(kFormatVersion + 1); });
-  EXPECT_THAT(load_error(bytes), StartsWith("model.tsx: format version 5, this build reads version 4: recompile"));
-  // A file of the previous version (before device memory's zeros) is refused the same way.
-  const auto old = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(3); });
-  EXPECT_THAT(load_error(old), StartsWith("model.tsx: format version 3, this build reads version 4: recompile"));
+  EXPECT_THAT(load_error(bytes), StartsWith("model.tsx: format version 6, this build reads version 5: recompile"));
+  // A file of the previous version (device runs one row each) is refused the same way.
+  const auto old = edited(synthetic(), [](fb::Executable& r) { r.mutate_format_version(4); });
+  EXPECT_THAT(load_error(old), StartsWith("model.tsx: format version 4, this build reads version 5: recompile"));
 }
 
 TEST(ExeErrors, ArchHash) {
@@ -337,19 +337,32 @@ TEST(ExeErrors, DeviceMemory) {
   EXPECT_THAT(error_of(e), HasSubstr("96 bytes and 18446744073709551615 of zeros"));
 }
 
-// A parameter kept in device memory: its runs cover it once, in order, inside device memory.
+// A parameter kept in device memory: its runs cover it once, inside device memory.
 TEST(ExeErrors, DeviceParameters) {
   Executable e = synthetic();
   EXPECT_EQ(deserialize(serialize(e), "model.tsx").find_device_parameter("w_dram")->runs, e.device_parameters[0].runs);
-  e.device_parameters[0].runs[1].logical = 3;
-  EXPECT_EQ(error_of(e), "model.tsx: device parameter 'w_dram' run 1: elements 3..5 where element 2 of 4 comes next");
+  e.device_parameters[0].runs[1].logical = 2;  // rows at 2 and 4: past the end
+  EXPECT_EQ(error_of(e), "model.tsx: device parameter 'w_dram' run 1: 2 rows of 1 elements from 2 at stride 2 are "
+                         "empty, overlap or pass the end (4 elements)");
+  e.device_parameters[0].runs[1] = {64, 1, 2, 2, 1};  // rows overlap each other
+  EXPECT_THAT(error_of(e), HasSubstr("2 rows of 2 elements from 1 at stride 1 are empty, overlap"));
+  e.device_parameters[0].runs[1] = {64, 1, 1, 0, 2};
+  EXPECT_THAT(error_of(e), HasSubstr("run 1: 0 rows of 1 elements"));
+  e = synthetic();
+  e.device_parameters[0].runs[1].logical = 0;  // column 0 twice, column 1 never
+  EXPECT_EQ(error_of(e), "model.tsx: device parameter 'w_dram' run 1: element 0 is covered twice");
   e = synthetic();
   e.device_parameters[0].runs.pop_back();
   EXPECT_EQ(error_of(e), "model.tsx: device parameter 'w_dram': runs cover 2 of 4 elements");
   e = synthetic();
+  e.device_parameters[0].shape = {5, 5};  // 100 bytes: more than the 96 of device memory
+  EXPECT_EQ(error_of(e), "model.tsx: device parameter 'w_dram': 25 elements, more than device memory's 96 bytes hold");
+  e = synthetic();
   e.device_parameters[0].runs[1].offset = 90;
   EXPECT_EQ(error_of(e), "model.tsx: device parameter 'w_dram' run 1: 8 bytes at offset 90 of device memory (96 bytes) "
                          "are not aligned or not all there");
+  e.device_parameters[0].runs[1].offset = 92;  // aligned, but its second row is past the end
+  EXPECT_THAT(error_of(e), HasSubstr("run 1: 8 bytes at offset 92 of device memory (96 bytes)"));
   e.device_parameters[0].runs[1].offset = ~uint64_t{0} - 3;  // no wrap-around
   EXPECT_THAT(error_of(e), HasSubstr("8 bytes at offset 18446744073709551612 of device memory"));
   e = synthetic();

@@ -42,8 +42,9 @@ Executable synthetic() {
   // Weights from device memory: 4 words at byte 64 of a 96-byte image.
   e.streams.push_back({"weights", 2, StreamDirection::kDeviceMemoryToDevice, DType::kF32, {4}, {{2, 0x80009000, 0, 4}}, 64});
   for (uint32_t i = 0; i < 96; ++i) e.device_memory.push_back(uint8_t(i * 5 + 1));
-  // The stream's 4 words as a 2 x 2 parameter kept there, its rows swapped.
-  e.device_parameters.push_back({"w_dram", DType::kF32, {2, 2}, {{72, 0, 2}, {64, 2, 2}}});
+  // The stream's 4 words as a 2 x 2 parameter kept there, transposed: each column a run of
+  // 2 rows of 1 element at stride 2, column 1 first in device memory.
+  e.device_parameters.push_back({"w_dram", DType::kF32, {2, 2}, {{72, 0, 1, 2, 2}, {64, 1, 1, 2, 2}}});
 
   for (const char* name : {"infer", "train"}) {
     Program p{name, 8, {}, {}, 0, 0};

@@ -256,16 +256,19 @@ Stream Graph::move_initial_value_to_device_memory(const Tensor& t, std::string n
 }
 
 void Graph::add_device_parameter(DeviceParameterData p) {
-  uint64_t next = 0;
+  // Bounds and the count here; that no element is covered twice, exe::verify (on every load).
+  uint64_t sum = 0;
   for (const DeviceParameterData::Run& r : p.runs) {
-    if (r.stream >= streams_.size() || !streams_[r.stream].from_device_memory ||
-        uint64_t{r.stored} + r.count > element_count(streams_[r.stream].shape) || r.logical != next)
-      throw GraphError("device parameter '" + p.name + "': run of elements " + std::to_string(r.logical) +
-                       " is not the next one, or not in its device memory stream");
-    next += r.count;
+    const uint64_t n = uint64_t{r.count} * r.repeat;
+    if (r.stream >= streams_.size() || !streams_[r.stream].from_device_memory || n == 0 ||
+        (r.repeat > 1 && r.stride < r.count) || r.stored + n > element_count(streams_[r.stream].shape) ||
+        r.logical + uint64_t{r.repeat - 1} * r.stride + r.count > element_count(p.shape))
+      throw GraphError("device parameter '" + p.name + "': the run of elements from " + std::to_string(r.logical) +
+                       " is empty, overlaps itself, or is not in the parameter or its device memory stream");
+    sum += n;
   }
-  if (next != element_count(p.shape))
-    throw GraphError("device parameter '" + p.name + "': runs cover " + std::to_string(next) + " of " +
+  if (sum != element_count(p.shape))
+    throw GraphError("device parameter '" + p.name + "': runs cover " + std::to_string(sum) + " of " +
                      shape_string(p.shape) + "'s elements");
   for (const DeviceParameterData& q : device_parameters_)
     if (q.name == p.name) throw GraphError("device parameter '" + p.name + "' defined twice");

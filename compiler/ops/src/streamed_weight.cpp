@@ -66,23 +66,23 @@ StreamedWeight::StreamedWeight(graph::Graph& g, uint32_t batch, uint32_t k, cons
     chunk_runs(ch, readback.runs);
     chunks_.push_back(std::move(ch));
   }
-  // In W's row-major order: row r's runs from chunk 0, then chunk 1, ...
-  std::sort(readback.runs.begin(), readback.runs.end(), [](const auto& a, const auto& b) { return a.logical < b.logical; });
   g.add_device_parameter(std::move(readback));
 }
 
 void StreamedWeight::chunk_runs(const Chunk& ch, std::vector<graph::DeviceParameterData::Run>& out) const {
   const uint32_t cols = ch.n1 - ch.n0;
   const graph::Blocking bl = blocking(k_, cols, ch.plan);
-  for (uint32_t r = 0; r < k_; ++r) {
-    const uint32_t row = r * cols, to = r * n_ + ch.n0;  // the row in the chunk, in W
-    if (!bl.blocked()) {
-      out.push_back({ch.values.id, row, to, cols});
-      continue;
-    }
-    for (const graph::Blocking::Run& run : bl.logical_runs(row, row + cols))
-      out.push_back({ch.values.id, run.stored, to + (run.logical - row), run.count});
+  if (!bl.blocked()) {  // the chunk row-major: its k rows of W's columns n0..n1
+    out.push_back({ch.values.id, 0, ch.n0, cols, k_, n_});
+    return;
   }
+  // Each block row-major and contiguous where it is stored (blocking.h).
+  for (uint32_t i = 0; i < bl.pr; ++i)
+    for (uint32_t j = 0; j < bl.pc; ++j) {
+      const uint32_t r0 = bl.row_begin(i), c0 = bl.col_begin(j);
+      out.push_back({ch.values.id, bl.block_begin(i, j), r0 * n_ + ch.n0 + c0, bl.col_begin(j + 1) - c0,
+                     bl.row_begin(i + 1) - r0, n_});
+    }
 }
 
 Tensor StreamedWeight::buffer(graph::Graph& g, const Chunk& c, const std::string& name) const {

@@ -166,7 +166,8 @@ exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPla
     d.name = p.name, d.dtype = p.dtype, d.shape = p.shape;
     const uint32_t eb = exe::dtype_bytes(p.dtype);
     for (const graph::DeviceParameterData::Run& r : p.runs)
-      d.runs.push_back({g.device_memory_offset(g.streams()[r.stream]) + uint64_t{eb} * r.stored, r.logical, r.count});
+      d.runs.push_back({g.device_memory_offset(g.streams()[r.stream]) + uint64_t{eb} * r.stored, r.logical, r.count,
+                        r.repeat, r.stride});
   }
   for (size_t p = 0; p < l.programs.size(); ++p) {
     exe::Program& ep = e.programs.emplace_back();

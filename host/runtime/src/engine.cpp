@@ -202,11 +202,13 @@ std::vector<std::byte> Engine::read_tensor(const std::string& name) {
     // The span of device memory its runs lie in, in one read (a remote device pipelines it),
     // then each run to its place.
     uint64_t lo = UINT64_MAX, hi = 0;
-    for (const exe::DeviceRun& r : p->runs) lo = std::min(lo, r.offset), hi = std::max(hi, r.offset + r.count * eb);
+    for (const exe::DeviceRun& r : p->runs) lo = std::min(lo, r.offset), hi = std::max(hi, r.offset + r.elements() * eb);
     std::vector<std::byte> span(hi > lo ? hi - lo : 0), out(elements(p->shape) * eb);
     device_call("read_tensor('" + name + "')", [&] { dev_.dram_read(lo, span); });
     for (const exe::DeviceRun& r : p->runs)
-      std::memcpy(out.data() + r.logical * eb, span.data() + (r.offset - lo), r.count * eb);
+      for (uint32_t row = 0; row < r.repeat; ++row)
+        std::memcpy(out.data() + (r.logical + uint64_t{row} * r.stride) * eb,
+                    span.data() + (r.offset - lo) + uint64_t{row} * r.count * eb, r.count * eb);
     return out;
   }
   const exe::Tensor& t = tensor(name, "read_tensor");

@@ -14,7 +14,7 @@
 
 namespace tessera::exe {
 
-inline constexpr uint32_t kFormatVersion = 4;  // 2: live ranges, programs' steps; 3: device memory; 4: its zeros
+inline constexpr uint32_t kFormatVersion = 5;  // 2: live ranges, programs' steps; 3: device memory; 4: its zeros; 5: strided device runs
 
 enum class DType : uint8_t { kF32 = 0, kI32 = 1, kU32 = 2, kU8 = 3 };
 uint32_t dtype_bytes(DType t);
@@ -101,11 +101,14 @@ struct Segment {
 };
 
 // A parameter kept in device memory (training's streamed weights, docs/weight-streaming.md):
-// elements [logical, logical + count) lie at byte `offset` there. The runs cover the
-// parameter's elements exactly once; the host reads it back after a run.
+// `repeat` rows of `count` elements lie contiguously from byte `offset` there, row i being
+// elements [logical + i * stride, + count) of the parameter (one block of a matrix). The
+// runs cover the parameter's elements exactly once; the host reads it back after a run.
 struct DeviceRun {
   uint64_t offset = 0;
   uint32_t logical = 0, count = 0;
+  uint32_t repeat = 1, stride = 0;
+  uint64_t elements() const { return uint64_t{count} * repeat; }
   bool operator==(const DeviceRun&) const = default;
 };
 struct DeviceParameter {

@@ -79,16 +79,17 @@ struct StreamData {
   uint64_t source_offset = 0;       // in device_memory(), or among the zeros: Graph::device_memory_offset
 };
 
-// A parameter kept in device memory (exe::DeviceParameter): elements [logical, logical +
-// count) are elements [stored, stored + count) of device memory stream `stream`.
+// A parameter kept in device memory (exe::DeviceParameter): `repeat` rows of `count`
+// elements, contiguous from element `stored` of device memory stream `stream`; row i is
+// elements [logical + i * stride, + count) of the parameter.
 struct DeviceParameterData {
   struct Run {
-    uint32_t stream = 0, stored = 0, logical = 0, count = 0;
+    uint32_t stream = 0, stored = 0, logical = 0, count = 0, repeat = 1, stride = 0;
   };
   std::string name;
   DType dtype = DType::kF32;
   std::vector<uint32_t> shape;
-  std::vector<Run> runs;  // in logical order, covering every element once
+  std::vector<Run> runs;  // covering every element once (exe::verify checks each load)
 };
 
 class Graph {

@@ -61,7 +61,7 @@ class StreamedWeight {
     LayerPlan plan;                 // forward, input gradient, weight gradient
     graph::Stream values, velocity;  // the regions of device memory
   };
-  // Chunk c's runs of W in device memory (graph::DeviceParameterData), row by row.
+  // Chunk c's runs of W in device memory (graph::DeviceParameterData), one per block.
   void chunk_runs(const Chunk& c, std::vector<graph::DeviceParameterData::Run>& out) const;
   // A fresh tensor [k, n1 - n0] in chunk c's layout.
   graph::Tensor buffer(graph::Graph& g, const Chunk& c, const std::string& name) const;
