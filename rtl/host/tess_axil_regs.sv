@@ -8,10 +8,12 @@
 // RESET_CYCLES + 2 + TREE_DEPTH, the machine's reset tree's depth, so that the host ports
 // stay held until every tile has left reset; start: 2 cycles, so that STATE reads "running" when the write completes;
 // the host ports take no beat while the sequence runs, busy_o); DOORBELL's B comes
-// 2 cycles after the pulse. One read at a time: AR is taken while no R is pending, R follows
-// the next cycle. Every response is OKAY: unmapped and write-only offsets read 0, writes to
-// unmapped and read-only offsets are ignored (as the emulator and the card). WSTRB masks the
-// written value (a byte lane not strobed writes 0 bits).
+// 2 cycles after the pulse. One read at a time: AR is taken while no read is under way, R
+// follows two cycles later (the address is decoded in the first, the multiplexer reads flops
+// in the second: see the read channel below). Every response is OKAY: unmapped and
+// write-only offsets read 0, writes to unmapped and read-only offsets are ignored (as the
+// emulator and the card). WSTRB masks the written value (a byte lane not strobed writes 0
+// bits).
 //
 // Register semantics are those of the emulator (sim/emu) and of the former C++ harness:
 //   STATE      4 after an abort; else 0 while the cores are held in reset; else the barrier's
@@ -249,51 +251,135 @@ module tess_axil_regs #(
   assign events_now = events_q | set_now;
 
   // ---- read channel ---------------------------------------------------------------------
-  logic [32*Words-1:0] arrived_pad;
-  assign arrived_pad = {{(32 * Words - TILES){1'b0}}, arrived_i};
+  // Two stages, so that neither the address decode nor the wide inputs sit in front of the
+  // read multiplexer (docs/timing.md, the host's register reads): the cycle AR is taken, the
+  // address is decoded into rsel_q (which register) and raidx_q (which ARRIVED word), while
+  // the ARRIVED window and the ERR_* values, as the registers show them, are registered every
+  // cycle (arrived_q, err_*_q: the view of the cycle before); the next cycle the multiplexer
+  // reads those flops and the small registers into rdata_o, and R follows. A read thus
+  // returns each register as it was in the cycle AR was taken (ARRIVED, ERR_*) or the cycle
+  // after (the others): a value the register held between AR and R, as AXI4-Lite allows.
+  // ERR_* are 0 in the registered view unless STATE was 4 in that same cycle, and ARRIVED is
+  // 0 unless the cores ran in that cycle, so each value keeps its rule of the header.
+  localparam logic [9:0] ArrBase = tess_arch_pkg::DEV_REG_ARRIVED_BASE[11:2];
+  localparam int unsigned IdxW = Words > 1 ? $clog2(Words) : 1;
+  localparam logic [4:0] SelNone = 5'd0, SelId = 5'd1, SelVersion = 5'd2, SelHash = 5'd3,
+                         SelTiles = 5'd4, SelState = 5'd5, SelSuperstep = 5'd6, SelEvents = 5'd7,
+                         SelMask = 5'd8, SelErrTile = 5'd9, SelErrSuperstep = 5'd10,
+                         SelErrCause = 5'd11, SelErrPc = 5'd12, SelErrTval = 5'd13,
+                         SelErrDetail = 5'd14, SelBreak = 5'd15, SelArrived = 5'd16;
 
+  // Stage 1: the address decoded.
   logic [11:0] roff;
   assign roff = {araddr_i[11:2], 2'b00};
   logic [9:0] aidx;  // word of the ARRIVED window
-  assign aidx = roff[11:2] - tess_arch_pkg::DEV_REG_ARRIVED_BASE[11:2];
-  logic [31:0] rval;
+  assign aidx = araddr_i[11:2] - ArrBase;
+  logic [4:0] rsel;
   always_comb begin
-    rval = 32'd0;
+    rsel = SelNone;
     if (roff >= tess_arch_pkg::DEV_REG_ARRIVED_BASE) begin
-      for (int k = 0; k < Words; k++)
-        if (aidx == k[9:0] && run_q) rval = arrived_pad[k*32 +: 32];
+      if ({22'd0, aidx} < Words) rsel = SelArrived;
     end else begin
       case (roff)
-        tess_arch_pkg::DEV_REG_ID: rval = tess_arch_pkg::DEVICE_ID_MAGIC;
-        tess_arch_pkg::DEV_REG_VERSION: rval = tess_arch_pkg::DEVICE_VERSION;
-        tess_arch_pkg::DEV_REG_TARGET_HASH: rval = TARGET_HASH;
-        tess_arch_pkg::DEV_REG_TILE_COUNT: rval = TILES;
-        tess_arch_pkg::DEV_REG_STATE: rval = {29'd0, state};
-        tess_arch_pkg::DEV_REG_SUPERSTEP: rval = superstep_i;
-        tess_arch_pkg::DEV_REG_EVENTS: rval = events_q;
-        tess_arch_pkg::DEV_REG_EVENT_MASK: rval = mask_q;
-        tess_arch_pkg::DEV_REG_ERR_TILE: rval = err && !aborted_q ? err_tile_i : 32'd0;
-        tess_arch_pkg::DEV_REG_ERR_SUPERSTEP: rval = err ? (aborted_q ? abort_ss_q : err_superstep_i) : 32'd0;
-        tess_arch_pkg::DEV_REG_ERR_CAUSE: rval = err ? (aborted_q ? 32'h4000_0000 : err_cause_i) : 32'd0;
-        tess_arch_pkg::DEV_REG_ERR_PC: rval = err && !aborted_q ? err_pc_i : 32'd0;
-        tess_arch_pkg::DEV_REG_ERR_TVAL: rval = err && !aborted_q ? err_tval_i : 32'd0;
-        tess_arch_pkg::DEV_REG_ERR_DETAIL: rval = err && !aborted_q ? err_detail_i : 32'd0;
-        tess_arch_pkg::DEV_REG_BREAK_SUPERSTEP: rval = break_q;
-        default: rval = 32'd0;
+        tess_arch_pkg::DEV_REG_ID: rsel = SelId;
+        tess_arch_pkg::DEV_REG_VERSION: rsel = SelVersion;
+        tess_arch_pkg::DEV_REG_TARGET_HASH: rsel = SelHash;
+        tess_arch_pkg::DEV_REG_TILE_COUNT: rsel = SelTiles;
+        tess_arch_pkg::DEV_REG_STATE: rsel = SelState;
+        tess_arch_pkg::DEV_REG_SUPERSTEP: rsel = SelSuperstep;
+        tess_arch_pkg::DEV_REG_EVENTS: rsel = SelEvents;
+        tess_arch_pkg::DEV_REG_EVENT_MASK: rsel = SelMask;
+        tess_arch_pkg::DEV_REG_ERR_TILE: rsel = SelErrTile;
+        tess_arch_pkg::DEV_REG_ERR_SUPERSTEP: rsel = SelErrSuperstep;
+        tess_arch_pkg::DEV_REG_ERR_CAUSE: rsel = SelErrCause;
+        tess_arch_pkg::DEV_REG_ERR_PC: rsel = SelErrPc;
+        tess_arch_pkg::DEV_REG_ERR_TVAL: rsel = SelErrTval;
+        tess_arch_pkg::DEV_REG_ERR_DETAIL: rsel = SelErrDetail;
+        tess_arch_pkg::DEV_REG_BREAK_SUPERSTEP: rsel = SelBreak;
+        default: rsel = SelNone;
       endcase
     end
   end
 
-  assign arready_o = !rvalid_o;
+  // The wide inputs, registered every cycle as the registers show them.
+  logic [32*Words-1:0] arrived_pad;
+  assign arrived_pad = {{(32 * Words - TILES){1'b0}}, arrived_i};
+  logic [32*Words-1:0] arrived_q;
+  logic [31:0] err_tile_q, err_superstep_q, err_cause_q, err_pc_q, err_tval_q, err_detail_q;
+  logic        err_mach;  // an error of the machine's (not the host's abort)
+  assign err_mach = err && !aborted_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      arrived_q <= '0;
+      err_tile_q <= 32'd0;
+      err_superstep_q <= 32'd0;
+      err_cause_q <= 32'd0;
+      err_pc_q <= 32'd0;
+      err_tval_q <= 32'd0;
+      err_detail_q <= 32'd0;
+    end else begin
+      arrived_q <= run_q ? arrived_pad : '0;
+      err_tile_q <= err_mach ? err_tile_i : 32'd0;
+      err_superstep_q <= err ? (aborted_q ? abort_ss_q : err_superstep_i) : 32'd0;
+      err_cause_q <= err ? (aborted_q ? 32'h4000_0000 : err_cause_i) : 32'd0;
+      err_pc_q <= err_mach ? err_pc_i : 32'd0;
+      err_tval_q <= err_mach ? err_tval_i : 32'd0;
+      err_detail_q <= err_mach ? err_detail_i : 32'd0;
+    end
+  end
+
+  // Stage 2: the multiplexer, from flops only.
+  logic          r_pend_q;  // AR taken, rdata_o loads this cycle
+  logic [4:0]    rsel_q;
+  logic [IdxW-1:0] raidx_q;
+  logic [31:0]   rval;
+  always_comb begin
+    rval = 32'd0;
+    case (rsel_q)
+      SelId: rval = tess_arch_pkg::DEVICE_ID_MAGIC;
+      SelVersion: rval = tess_arch_pkg::DEVICE_VERSION;
+      SelHash: rval = TARGET_HASH;
+      SelTiles: rval = TILES;
+      SelState: rval = {29'd0, state};
+      SelSuperstep: rval = superstep_i;
+      SelEvents: rval = events_q;
+      SelMask: rval = mask_q;
+      SelErrTile: rval = err_tile_q;
+      SelErrSuperstep: rval = err_superstep_q;
+      SelErrCause: rval = err_cause_q;
+      SelErrPc: rval = err_pc_q;
+      SelErrTval: rval = err_tval_q;
+      SelErrDetail: rval = err_detail_q;
+      SelBreak: rval = break_q;
+      SelArrived: begin
+        for (int k = 0; k < Words; k++)
+          if (raidx_q == k[IdxW-1:0]) rval = arrived_q[k*32 +: 32];
+      end
+      default: rval = 32'd0;
+    endcase
+  end
+
+  assign arready_o = !r_pend_q && !rvalid_o;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      r_pend_q <= 1'b0;
+      rsel_q <= SelNone;
+      raidx_q <= '0;
       rvalid_o <= 1'b0;
       rdata_o <= 32'd0;
-    end else if (arvalid_i && arready_o) begin
-      rvalid_o <= 1'b1;
-      rdata_o <= rval;
-    end else if (rvalid_o && rready_i) begin
-      rvalid_o <= 1'b0;
+    end else begin
+      if (arvalid_i && arready_o) begin
+        r_pend_q <= 1'b1;
+        rsel_q <= rsel;
+        raidx_q <= aidx[IdxW-1:0];
+      end
+      if (r_pend_q) begin
+        r_pend_q <= 1'b0;
+        rvalid_o <= 1'b1;
+        rdata_o <= rval;
+      end else if (rvalid_o && rready_i) begin
+        rvalid_o <= 1'b0;
+      end
     end
   end
   assign rresp_o = 2'b00;

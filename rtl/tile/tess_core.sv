@@ -1,5 +1,6 @@
 // The tile core: RV32IMF + Zicsr + Zifencei, machine mode, in order, single issue.
-// Stages F (pc to SRAM port A), D (word out of SRAM, decode), E1 (issue), E2, E3, E4, W.
+// Stages F (pc to SRAM port A), D (word out of SRAM, or out of a holding register while
+// E1 waits; decode), E1 (issue), E2, E3, E4, W.
 // Only F, D and E1 stall; E2..W always advance, so each unit's result arrives in a fixed
 // stage and the cycles per instruction class equal arch/latency.toml (docs/tile-rtl.md).
 module tess_core #(
@@ -401,13 +402,15 @@ module tess_core #(
   logic e1_free;   // E1 takes a new instruction at the end of this cycle
   assign e1_free = !e1_valid_q || fire;
   tess_core_pkg::dec_t d_dec;
-  tess_decode u_decode (.insn_i(imem_rdata_i), .dec_o(d_dec));
+  logic [31:0] d_word;  // D's word: port A's output, or the fetch's holding register
+  tess_decode u_decode (.insn_i(d_word), .dec_o(d_dec));
 
   logic stop;      // nothing younger may enter E1
   assign stop = halted_q || halt_now;
   tess_fetch #(.SramBytes(SramBytes)) u_fetch (
     .clk_i, .rst_ni, .boot_pc_i, .stop_i(stop), .redirect_i(redirect), .redirect_pc_i(redirect_pc),
-    .e1_free_i(e1_free), .imem_addr_o, .d_valid_o(d_valid), .d_pc_o(d_pc), .d_fault_o(d_fault)
+    .e1_free_i(e1_free), .imem_addr_o, .imem_rdata_i, .d_valid_o(d_valid), .d_pc_o(d_pc),
+    .d_word_o(d_word), .d_fault_o(d_fault)
   );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -423,7 +426,7 @@ module tess_core #(
       e1_valid_q <= d_valid;
       e1_fault_q <= d_fault;
       e1_pc_q <= d_pc;
-      e1_insn_q <= d_fault ? 32'd0 : imem_rdata_i;
+      e1_insn_q <= d_fault ? 32'd0 : d_word;
       e1_dec_q <= d_fault ? '0 : d_dec;  // a fetch fault has no operands
     end
   end

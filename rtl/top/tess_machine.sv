@@ -203,54 +203,75 @@ module tess_machine #(
   end
 
   // ---- the host nodes' read credits ---------------------------------------------------
+  // One read request a cycle enters the mesh, while a credit is free, round robin over the
+  // host nodes. The choice is registered: owner_q names the one host node that may send a
+  // read request this cycle, and a credit is set aside for it. A host node's ready for a read
+  // request thus depends only on its own flit, its router's ready (a flop) and its owner bit
+  // (a flop), never on another host node's request: on the Alveo targets the host nodes are
+  // one per SLR, and a one-cycle grant over all of them would cross the device twice from a
+  // host port's TVALID to another's TREADY (docs/timing.md). The arbiter itself takes this
+  // cycle's requests and fire into its flops (owner_q, last_q, credits_q): every path through
+  // it starts or ends at a flop next to it. While no node asks, the owner stays on the node
+  // chosen last (a stream of reads through one node goes one a cycle, as before); a node
+  // that asks while another owns waits a cycle for its turn. With one host node this is the
+  // one-cycle grant it replaced, cycle for cycle.
   localparam int unsigned CreditW = $clog2(READ_CREDITS + 1);
   localparam int unsigned RetW = $clog2(T + H + 1);  // any count of T + H one-bit leaves
   localparam int unsigned RrW = H > 1 ? $clog2(H) : 1;
   localparam logic [CreditW-1:0] Credits = READ_CREDITS[CreditW-1:0];
-  logic [H-1:0]    m_in_valid, m_in_ready, h_read, h_req, h_grant;
+  logic [H-1:0]    m_in_valid, m_in_ready, h_read, h_req, h_fire, owner_q, owner_d;
   logic [CreditW-1:0] credits_q;
   logic [RetW-1:0] ret_q, ret_sum;
-  logic [RrW-1:0]  rr_q, rr_d;
-  logic [31:0]     rr32, rr_next, credits_d;
-  logic            found;
+  logic [RrW-1:0]  last_q, last_d;
+  logic [31:0]     start32, idx32, credits_d;
+  logic            fired, found;
   always_comb begin
     for (int h = 0; h < H; h++) begin
       h_read[h] = host_in_flit_i[h*FW + tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW] == tess_flit_pkg::KindRead;
       h_req[h] = host_in_valid_i[h] && h_read[h] && m_in_ready[h];
     end
-    // One read request a cycle, round robin over the host nodes, while a credit is free.
-    h_grant = '0;
+    h_fire = h_req & owner_q;
+    fired = |h_fire;
+    m_in_valid = host_in_valid_i & (~h_read | h_fire);
+    host_in_ready_o = m_in_ready & (~h_read | owner_q);
+    credits_d = {{(32 - CreditW){1'b0}}, credits_q} - {31'd0, fired} + {{(32 - RetW){1'b0}}, ret_q};
+    // The next owner: the first node asking after the last one chosen, else the last one
+    // again; none while no credit is left for it.
     found = 1'b0;
-    rr_d = rr_q;
-    rr_next = 32'd0;
-    rr32 = {{(32 - RrW){1'b0}}, rr_q};
+    last_d = last_q;
+    idx32 = 32'd0;
+    start32 = {{(32 - RrW){1'b0}}, last_q} + 32'd1;
     for (int k = 0; k < 2 * H; k++) begin
-      if (!found && credits_q != '0 && k >= rr32 && k < rr32 + H && h_req[k % H]) begin
+      if (!found && k >= start32 && k < start32 + H && h_req[k % H]) begin
         found = 1'b1;
-        h_grant[k % H] = 1'b1;
-        rr_next = (k % H) + 1 == H ? 32'd0 : (k % H) + 1;
-        rr_d = rr_next[RrW-1:0];
+        idx32 = k % H;
+        last_d = idx32[RrW-1:0];
       end
     end
-    m_in_valid = host_in_valid_i & (~h_read | h_grant);
-    host_in_ready_o = m_in_ready & (~h_read | h_grant);
-    credits_d = {{(32 - CreditW){1'b0}}, credits_q} - {31'd0, found} + {{(32 - RetW){1'b0}}, ret_q};
+    for (int h = 0; h < H; h++)
+      owner_d[h] = credits_d[CreditW-1:0] != '0 && {{(32 - RrW){1'b0}}, last_d} == h;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       credits_q <= Credits;
       ret_q <= '0;
-      rr_q <= '0;
+      last_q <= '0;
+      owner_q <= '0;
+      owner_q[0] <= 1'b1;
     end else begin
+`ifndef SYNTHESIS
+      assert (!fired || credits_q != '0)
+        else $error("%m: a host read request entered the mesh without a credit");
+`endif
       // Registered returns: a credit comes back SYNC_DEPTH + 1 cycles late, never early.
       ret_q <= ret_sum;
-      rr_q <= rr_d;
+      last_q <= last_d;
+      owner_q <= owner_d;
       credits_q <= credits_d[CreditW-1:0];
     end
   end
   logic unused_wide;  // the 32-bit temporaries' upper bits
-  assign unused_wide = ^{rr_next, credits_d};
-
+  assign unused_wide = ^{idx32, credits_d};
   tess_mesh #(
     .X(MESH_X), .Y(MESH_Y), .HOSTS(HOSTS), .LINK_LATENCY(LINK_LATENCY), .FIFO_DEPTH(NOC_FIFO_DEPTH)
   ) u_mesh (

@@ -90,12 +90,12 @@ TEST(axil_read, BackToBack) {
   for (size_t i = 0; i < r.size(); ++i) {
     EXPECT_EQ(r[i].data, want[i]) << i;
     EXPECT_EQ(r[i].resp, 0u) << i;
-    EXPECT_EQ(r[i].r_at, r[i].ar_at + 1) << i;  // R the cycle after AR
+    EXPECT_EQ(r[i].r_at, r[i].ar_at + 2) << i;  // R two cycles after AR (address, then multiplexer)
     if (i) {
       EXPECT_EQ(r[i].ar_at, r[i - 1].r_at + 1) << i;  // one read at a time, no gap
     }
   }
-  EXPECT_EQ(r.back().r_at, 2 * offs.size());
+  EXPECT_EQ(r.back().r_at, 3 * offs.size());
 }
 
 TEST(axil_read, StalledReadyHoldsTheData) {
