@@ -17,7 +17,10 @@
 #include "tessera/arch/tile_map.h"
 #include "tessera/card/card_sim.h"
 #include "tessera/emu/machine.h"
+#include "tessera/ops/streaming.h"
+#include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/streamed_matmul.h"
 #include "tiny_graph.h"
 
 namespace tessera::testing {
@@ -255,6 +258,80 @@ TEST(CardSim, DmaWhileRunningIsRefused) {
   }
   card->write_reg(arch::kDevRegControl, device::kControlReset);
   EXPECT_EQ(card->read_reg(arch::kDevRegState), device::kStateReset);
+}
+
+// Weight streaming on the card (docs/weight-streaming.md): y = x B with B's 24 x 40 values
+// in card memory, streamed in column chunks one product ahead by tess_h2d pointed at device
+// memory, and a region written back from the tiles (a training step's updated weights), read
+// into the tiles again and read by the host (dram_read). The same bits as the emulator, and
+// only x and the outputs cross to the host.
+TEST(CardSim, WeightStreamingIsBitIdenticalToTheEmulator) {
+  graph::Graph g(tiny());
+  graph::Program body = graph::Sequence();
+  const testutil::StreamedMatMul mm = testutil::add_streamed_matmul(g, body, 2, 24, 40, 10, 16384);
+  const uint32_t m = mm.m, n = mm.n;
+  body.add(graph::HostRead(g.add_stream("y", exe::DType::kF32, {m, n}), mm.y));
+  const graph::Stream region = g.add_device_memory_stream("back", exe::DType::kF32, {40}, std::vector<uint32_t>(40, 0));
+  graph::Tensor v = g.add_variable(exe::DType::kF32, {40}, "v"), u = g.add_variable(exe::DType::kF32, {40}, "u");
+  g.map_linearly(v, 20);
+  g.map_linearly(u, 10);
+  body.add(graph::Copy(mm.x.flatten().slice(0, 40), v));
+  body.add(graph::HostRead(region, v));
+  body.add(graph::HostWrite(region, u));
+  body.add(graph::HostRead(g.add_stream("u_out", exe::DType::kF32, {40}), u));
+  g.add_program("main", std::move(body));
+  const exe::Executable e = passes::compile(g, firmware_compile_options());
+  ASSERT_GE(mm.chunks, 3u);
+  const exe::Stream* back = e.find_stream("back");
+  ASSERT_NE(back, nullptr);
+
+  auto run = [&](device::Device& dev, const char* what) {
+    runtime::Engine eng(dev, e);
+    eng.load();
+    std::vector<float> in = mm.x_values, out(m * n), u_out(40);
+    eng.connect_stream("x", std::span(in));
+    eng.connect_stream("y", std::span(out));
+    eng.connect_stream("u_out", std::span(u_out));
+    eng.run("main", std::chrono::seconds(120));
+    EXPECT_EQ(eng.reports().back().host_bytes, 4u * (m * mm.k + m * n + 40)) << what << ": only x and the outputs";
+    for (uint32_t i = 0; i < 40; ++i) EXPECT_EQ(u_out[i], mm.x_values[i]) << what << ": u[" << i << "]";
+    std::vector<float> written(40);
+    dev.dram_read(back->source_offset, std::as_writable_bytes(std::span(written)));
+    for (uint32_t i = 0; i < 40; ++i) EXPECT_EQ(written[i], mm.x_values[i]) << what << ": device memory " << i;
+    return out;
+  };
+  emu::MachineOptions o;
+  o.target = &tiny();
+  o.mode = emu::Mode::kIss;
+  emu::Machine iss(o);
+  iss.load_firmware(firmware_elf());
+  const std::vector<float> want = run(iss, "emulator");
+  auto card = make_card();
+  const std::vector<float> got = run(*card, "card-sim");
+  mm.expect_product(got, 1e-5, "card-sim");
+  EXPECT_EQ(0, std::memcmp(want.data(), got.data(), want.size() * 4)) << "the emulator and card-sim differ";
+  EXPECT_GE(card->traffic().dram_bytes, 4u * mm.k * mm.n) << "B streamed from card memory";
+  std::printf("%u chunks; card-sim: %llu cycles, %llu bytes from device memory in %llu cycles\n", mm.chunks,
+              static_cast<unsigned long long>(card->io().cycles()),
+              static_cast<unsigned long long>(card->traffic().dram_bytes),
+              static_cast<unsigned long long>(card->traffic().dram_cycles));
+}
+
+// The card's device memory refuses what the contract forbids, and the card stays usable.
+TEST(CardSim, DeviceMemoryRefusesMisuse) {
+  auto card = make_card();
+  const std::vector<std::byte> four(4);
+  std::vector<std::byte> out(8);
+  EXPECT_THROW(card->dram_write(uint64_t{tiny().device_memory_mib} << 20, four), device::DeviceError);
+  EXPECT_THROW(card->dram_read(0, out), device::DeviceError) << "never written";
+  card->dram_write(4, four);
+  card->dram_read(0, out);  // the gap reads as zeros
+  EXPECT_EQ(out, std::vector<std::byte>(8));
+  const device::DmaSegment seg{0, arch::kSramBase + 0x8000, 4, 0};
+  EXPECT_THROW(card->dram_to_tiles(std::span(&seg, 1)), device::DeviceError) << "outside a host sync";
+  EXPECT_THROW(card->tiles_to_dram(std::span(&seg, 1)), device::DeviceError) << "outside a host sync";
+  const Outcome o = run_tiny(*card, {"main"});
+  EXPECT_FALSE(o.out.empty());
 }
 
 }  // namespace

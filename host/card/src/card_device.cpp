@@ -124,14 +124,19 @@ void CardDevice::transfer(std::vector<Job>& jobs) {
     if (j.desc.empty()) continue;
     Node& n = nodes_[h];
     ensure(n.desc, j.desc.size() * 4, Use::kH2dDesc, h);
-    ensure(n.data, std::max<size_t>(j.data.size(), 64), Use::kH2dData, h);
     n.desc->write(0, std::as_bytes(std::span(j.desc)));
-    if (!j.data.empty()) n.data->write(0, j.data);
+    Buffer* data = j.from;
+    if (!data) {
+      ensure(n.data, std::max<size_t>(j.data.size(), 64), Use::kH2dData, h);
+      if (!j.data.empty()) n.data->write(0, j.data);
+      data = n.data.get();
+    }
+    const uint32_t data_bytes = static_cast<uint32_t>(j.from ? std::min<uint64_t>(dram_bytes_, UINT32_MAX) : j.data.size());
     if (!j.reads.empty())
       io_->start_d2h(h, {n.ring.get(), n.d2h_status.get(), options_.ring_records, n.head, n.tail,
                          static_cast<uint32_t>(j.reads.size())});
-    io_->start_h2d(h, {n.desc.get(), n.data.get(), n.h2d_status.get(), static_cast<uint32_t>(j.desc.size() / 4),
-                       static_cast<uint32_t>(j.data.size()), target_.tiles + h, target_.tiles, target_.sram_bytes});
+    io_->start_h2d(h, {n.desc.get(), data, n.h2d_status.get(), static_cast<uint32_t>(j.desc.size() / 4), data_bytes,
+                       target_.tiles + h, target_.tiles, target_.sram_bytes});
   }
   for (unsigned h = 0; h < jobs.size(); ++h) {
     if (jobs[h].desc.empty()) continue;
@@ -184,11 +189,7 @@ void CardDevice::dma_write(std::span<const device::DmaSegment> segments, std::sp
   if (state != device::kStateReset && state != device::kStateHostSync)
     throw DeviceError("dma_write: only while the cores are held in reset or wait in a host sync");
   for (const auto& s : segments) check_segment(s, host.size(), state);  // all or nothing
-  // Each tile's words go through one host node, the rows of the mesh split among the nodes
-  // in bands (host node h sits west of row h: docs/network.md).
-  const uint32_t nodes = static_cast<uint32_t>(nodes_.size());
-  auto node_of = [&](uint32_t tile) { return (tile / target_.mesh_cols) * nodes / target_.mesh_rows; };
-  std::vector<Job> jobs(nodes);
+  std::vector<Job> jobs(nodes_.size());
   std::map<uint32_t, uint32_t> last;  // tile -> the last address written
   uint64_t bytes = 0;
   for (const auto& s : segments) {
@@ -201,19 +202,116 @@ void CardDevice::dma_write(std::span<const device::DmaSegment> segments, std::sp
     last[s.tile] = s.addr + s.bytes - 4;
     bytes += s.bytes;
   }
-  // The fences: a read of each tile's last word, behind its writes through the same node
-  // (docs/kernel.md, "Delivery").
-  std::vector<uint32_t> fence(last.size());
-  size_t k = 0;
-  for (const auto& [tile, addr] : last) {
-    Job& j = jobs[node_of(tile)];
-    put_desc(j.desc, 1, addr, tile, mv::kKindRead, 0);
-    j.reads.push_back({tile, addr, reinterpret_cast<std::byte*>(&fence[k++])});
-  }
+  std::vector<uint32_t> fence;
+  put_fences(last, jobs, fence);
   const uint64_t c0 = io_->cycles();
   transfer(jobs);
   traffic_.h2d_bytes += bytes;
   traffic_.h2d_cycles += io_->cycles() - c0;
+}
+
+// Each tile's words go through one host node, the rows of the mesh split among the nodes in
+// bands (host node h sits west of row h: docs/network.md).
+unsigned CardDevice::node_of(uint32_t tile) const {
+  return static_cast<unsigned>((tile / target_.mesh_cols) * nodes_.size() / target_.mesh_rows);
+}
+
+// The fences: a read of each tile's last word, behind its writes through the same node
+// (docs/kernel.md, "Delivery").
+void CardDevice::put_fences(const std::map<uint32_t, uint32_t>& last, std::vector<Job>& jobs,
+                            std::vector<uint32_t>& sink) const {
+  sink.assign(last.size(), 0);
+  size_t k = 0;
+  for (const auto& [tile, addr] : last) {
+    Job& j = jobs[jobs.size() == 1 ? 0 : node_of(tile)];
+    put_desc(j.desc, 1, addr, tile, mv::kKindRead, 0);
+    j.reads.push_back({tile, addr, reinterpret_cast<std::byte*>(&sink[k++])});
+  }
+}
+
+// ---- device memory ------------------------------------------------------------------------
+
+void CardDevice::reserve_dram(uint64_t offset, uint64_t bytes, const std::string& what) {
+  device::check_device_memory_range(target_.device_memory_mib, offset, bytes, what);
+  const uint64_t end = offset + bytes;
+  if (end > UINT32_MAX)
+    throw DeviceError(what + ": bytes " + std::to_string(offset) + ".." + std::to_string(end) + " of device memory: " +
+                      io_->name() + "'s movers address its first 4 GiB");
+  if (!dram_ || dram_->size() < end) {
+    size_t n = dram_ ? dram_->size() : 1 << 20;
+    while (n < end) n = std::min<size_t>(2 * n, UINT32_MAX);
+    std::unique_ptr<Buffer> grown = io_->alloc(n, Use::kH2dData, 0);
+    std::vector<std::byte> kept(dram_bytes_);
+    if (dram_bytes_) dram_->read(0, kept), grown->write(0, kept);
+    dram_ = std::move(grown);
+  }
+  if (offset > dram_bytes_) {  // the gap reads as zeros, as on the emulator
+    const std::vector<std::byte> zeros(offset - dram_bytes_);
+    dram_->write(dram_bytes_, zeros);
+  }
+  dram_bytes_ = std::max(dram_bytes_, end);
+}
+
+void CardDevice::dram_write(uint64_t offset, std::span<const std::byte> data) {
+  if (read_reg(arch::kDevRegState) != device::kStateReset)
+    throw DeviceError("dram_write: only while the cores are held in reset");
+  reserve_dram(offset, data.size(), "dram_write");
+  dram_->write(offset, data);
+}
+
+// Landed before the release, not by the next host sync: the tiles do not touch the
+// destinations in between (the contract), so the bits are the same.
+void CardDevice::dram_to_tiles(std::span<const device::DmaSegment> segments) {
+  const uint32_t state = read_reg(arch::kDevRegState);
+  if (state != device::kStateHostSync) throw DeviceError("dram_to_tiles: only while the tiles wait in a host sync");
+  for (const auto& s : segments) check_segment(s, dram_bytes_, state);  // all or nothing
+  std::vector<Job> jobs(1);
+  jobs[0].from = dram_.get();
+  std::map<uint32_t, uint32_t> last;
+  uint64_t bytes = 0;
+  for (const auto& s : segments) {
+    if (s.bytes == 0) continue;
+    put_desc(jobs[0].desc, s.bytes / 4, s.addr, s.tile, mv::kKindDebugWrite, static_cast<uint32_t>(s.host_offset));
+    last[s.tile] = std::max(last[s.tile], s.addr + s.bytes - 4);
+    bytes += s.bytes;
+  }
+  if (bytes == 0) return;
+  std::vector<uint32_t> fence;
+  put_fences(last, jobs, fence);
+  const uint64_t c0 = io_->cycles();
+  transfer(jobs);
+  traffic_.dram_bytes += bytes;
+  traffic_.dram_cycles += io_->cycles() - c0;
+}
+
+void CardDevice::tiles_to_dram(std::span<const device::DmaSegment> segments) {
+  if (read_reg(arch::kDevRegState) != device::kStateHostSync)
+    throw DeviceError("tiles_to_dram: only while the tiles wait in a host sync");
+  uint64_t end = 0;
+  for (const auto& s : segments) {
+    device::check_device_memory_range(target_.device_memory_mib, s.host_offset, s.bytes, "tiles_to_dram");
+    end = std::max(end, s.host_offset + s.bytes);
+  }
+  // Through the host: each segment to its place in one host copy of the span, then written.
+  uint64_t lo = end;
+  for (const auto& s : segments) lo = std::min(lo, s.host_offset);
+  if (lo >= end) return;
+  std::vector<device::DmaSegment> local(segments.begin(), segments.end());
+  for (auto& s : local) s.host_offset -= lo;
+  std::vector<std::byte> span(end - lo);
+  if (lo < dram_bytes_) dram_->read(lo, std::span(span).first(std::min(end, dram_bytes_) - lo));  // bytes no segment covers
+  dma_read(local, span);
+  reserve_dram(lo, span.size(), "tiles_to_dram");
+  dram_->write(lo, span);
+}
+
+void CardDevice::dram_read(uint64_t offset, std::span<std::byte> out) {
+  if (read_reg(arch::kDevRegState) == device::kStateRunning) throw DeviceError("dram_read: the tiles are running");
+  device::check_device_memory_range(target_.device_memory_mib, offset, out.size(), "dram_read");
+  if (offset + out.size() > dram_bytes_)
+    throw DeviceError("dram_read: bytes " + std::to_string(offset) + ".." + std::to_string(offset + out.size()) +
+                      " were never written (" + std::to_string(dram_bytes_) + " bytes of device memory written)");
+  if (!out.empty()) dram_->read(offset, out);
 }
 
 void CardDevice::dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) {

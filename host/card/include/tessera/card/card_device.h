@@ -7,10 +7,18 @@
 // its fence, through one node: the mesh keeps their order); reads go through node 0 (the
 // machine's read credits are shared by all nodes). The same code runs on card-sim and on a
 // card through XRT.
+//
+// Device memory (streamed weights, docs/weight-streaming.md) is a buffer in card memory, in
+// the bank of host node 0's tess_h2d data: dram_to_tiles points that mover at it (no byte
+// crosses PCIe), with uncounted writes and a fence per tile, before the sync's release.
+// tiles_to_dram reads the tiles to the host and writes the buffer (two crossings; a mover
+// that writes replies into card memory would drop them). At most 4 GiB: the descriptors'
+// data offsets are 32-bit.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -33,6 +41,7 @@ struct CardOptions {
 // Bytes and kernel cycles the movers took (cycles where the CardIo counts them: card-sim).
 struct CardTraffic {
   uint64_t h2d_bytes = 0, h2d_cycles = 0, d2h_bytes = 0, d2h_cycles = 0;
+  uint64_t dram_bytes = 0, dram_cycles = 0;  // device memory to the tiles (dram_to_tiles)
 };
 
 class CardDevice final : public device::Device {
@@ -51,6 +60,10 @@ class CardDevice final : public device::Device {
   void write_reg(uint32_t offset, uint32_t value) override;
   void dma_write(std::span<const device::DmaSegment> segments, std::span<const std::byte> host) override;
   void dma_read(std::span<const device::DmaSegment> segments, std::span<std::byte> host) override;
+  void dram_write(uint64_t offset, std::span<const std::byte> data) override;
+  void dram_to_tiles(std::span<const device::DmaSegment> segments) override;
+  void tiles_to_dram(std::span<const device::DmaSegment> segments) override;
+  void dram_read(uint64_t offset, std::span<std::byte> out) override;
   uint32_t wait_event(uint32_t mask, std::chrono::milliseconds timeout) override;
   std::string error_detail() const override;
 
@@ -65,6 +78,7 @@ class CardDevice final : public device::Device {
     std::vector<uint32_t> desc;
     std::vector<std::byte> data;
     std::vector<Request> reads;
+    Buffer* from = nullptr;  // the descriptors' data already in card memory (device memory), not `data`
   };
   // A host node's buffers in card memory and its ring's head and tail (the mover's next
   // record, the first the host has not drained).
@@ -79,12 +93,22 @@ class CardDevice final : public device::Device {
   void transfer(std::vector<Job>& jobs);
   void collect(unsigned node, Job& job);
   void check_status(Buffer& status, const std::string& mover);
+  // The descriptors of a read of each tile's last word written (`last`: tile -> address)
+  // into the jobs of their nodes (one job per node, or one for all through node 0), and
+  // their requests (replies to `sink`, one word each).
+  void put_fences(const std::map<uint32_t, uint32_t>& last, std::vector<Job>& jobs, std::vector<uint32_t>& sink) const;
+  unsigned node_of(uint32_t tile) const;
+  // Checks [offset, offset + bytes) against the target's device memory and the movers' 4 GiB,
+  // and grows the buffer (keeping what was written, zeros between) to hold it.
+  void reserve_dram(uint64_t offset, uint64_t bytes, const std::string& what);
 
   std::unique_ptr<CardIo> io_;
   const arch::Target& target_;
   CardOptions options_;
   exe::FirmwareLayout layout_;
   std::vector<Node> nodes_;  // the host nodes whose movers the driver uses
+  std::unique_ptr<Buffer> dram_;  // device memory
+  uint64_t dram_bytes_ = 0;       // its bytes written from offset 0 (zeros in gaps)
   CardTraffic traffic_;
 };
 
