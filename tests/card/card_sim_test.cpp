@@ -271,14 +271,7 @@ TEST(CardSim, WeightStreamingIsBitIdenticalToTheEmulator) {
   const testutil::StreamedMatMul mm = testutil::add_streamed_matmul(g, body, 2, 24, 40, 10, 16384);
   const uint32_t m = mm.m, n = mm.n;
   body.add(graph::HostRead(g.add_stream("y", exe::DType::kF32, {m, n}), mm.y));
-  const graph::Stream region = g.add_device_memory_stream("back", exe::DType::kF32, {40}, std::vector<uint32_t>(40, 0));
-  graph::Tensor v = g.add_variable(exe::DType::kF32, {40}, "v"), u = g.add_variable(exe::DType::kF32, {40}, "u");
-  g.map_linearly(v, 20);
-  g.map_linearly(u, 10);
-  body.add(graph::Copy(mm.x.flatten().slice(0, 40), v));
-  body.add(graph::HostRead(region, v));
-  body.add(graph::HostWrite(region, u));
-  body.add(graph::HostRead(g.add_stream("u_out", exe::DType::kF32, {40}), u));
+  testutil::add_write_back(g, body, mm);
   g.add_program("main", std::move(body));
   const exe::Executable e = passes::compile(g, firmware_compile_options());
   ASSERT_GE(mm.chunks, 3u);

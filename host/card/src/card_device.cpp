@@ -202,12 +202,8 @@ void CardDevice::dma_write(std::span<const device::DmaSegment> segments, std::sp
     last[s.tile] = s.addr + s.bytes - 4;
     bytes += s.bytes;
   }
-  std::vector<uint32_t> fence;
-  put_fences(last, jobs, fence);
-  const uint64_t c0 = io_->cycles();
-  transfer(jobs);
+  traffic_.h2d_cycles += transfer_fenced(jobs, last);
   traffic_.h2d_bytes += bytes;
-  traffic_.h2d_cycles += io_->cycles() - c0;
 }
 
 // Each tile's words go through one host node, the rows of the mesh split among the nodes in
@@ -218,15 +214,17 @@ unsigned CardDevice::node_of(uint32_t tile) const {
 
 // The fences: a read of each tile's last word, behind its writes through the same node
 // (docs/kernel.md, "Delivery").
-void CardDevice::put_fences(const std::map<uint32_t, uint32_t>& last, std::vector<Job>& jobs,
-                            std::vector<uint32_t>& sink) const {
-  sink.assign(last.size(), 0);
+uint64_t CardDevice::transfer_fenced(std::vector<Job>& jobs, const std::map<uint32_t, uint32_t>& last) {
+  std::vector<uint32_t> sink(last.size());
   size_t k = 0;
   for (const auto& [tile, addr] : last) {
     Job& j = jobs[jobs.size() == 1 ? 0 : node_of(tile)];
     put_desc(j.desc, 1, addr, tile, mv::kKindRead, 0);
     j.reads.push_back({tile, addr, reinterpret_cast<std::byte*>(&sink[k++])});
   }
+  const uint64_t c0 = io_->cycles();
+  transfer(jobs);
+  return io_->cycles() - c0;
 }
 
 // ---- device memory ------------------------------------------------------------------------
@@ -272,16 +270,12 @@ void CardDevice::dram_to_tiles(std::span<const device::DmaSegment> segments) {
   for (const auto& s : segments) {
     if (s.bytes == 0) continue;
     put_desc(jobs[0].desc, s.bytes / 4, s.addr, s.tile, mv::kKindDebugWrite, static_cast<uint32_t>(s.host_offset));
-    last[s.tile] = std::max(last[s.tile], s.addr + s.bytes - 4);
+    last[s.tile] = s.addr + s.bytes - 4;
     bytes += s.bytes;
   }
   if (bytes == 0) return;
-  std::vector<uint32_t> fence;
-  put_fences(last, jobs, fence);
-  const uint64_t c0 = io_->cycles();
-  transfer(jobs);
+  traffic_.dram_cycles += transfer_fenced(jobs, last);
   traffic_.dram_bytes += bytes;
-  traffic_.dram_cycles += io_->cycles() - c0;
 }
 
 void CardDevice::tiles_to_dram(std::span<const device::DmaSegment> segments) {

@@ -137,17 +137,7 @@ TEST(Machine, WeightStreamingIsBitIdenticalOnEmulatorAndRtl) {
   ops::stream_in(g, body, t, "t");
   body.add(graph::HostRead(g.add_stream("y", exe::DType::kF32, {m, n}), mm.y));
   body.add(graph::HostRead(g.add_stream("t_out", exe::DType::kF32, {40}), t));
-  // Written back (tiles_to_dram) and read again: a region of device memory gets x's first 40
-  // values from one layout, and a second read brings them to another (it lands by the next
-  // host sync, the one that reads them out).
-  const graph::Stream region = g.add_device_memory_stream("back", exe::DType::kF32, {40}, std::vector<uint32_t>(40, 0));
-  graph::Tensor v = g.add_variable(exe::DType::kF32, {40}, "v"), u = g.add_variable(exe::DType::kF32, {40}, "u");
-  g.map_linearly(v, 20);
-  g.map_linearly(u, 10);
-  body.add(graph::Copy(mm.x.flatten().slice(0, 40), v));
-  body.add(graph::HostRead(region, v));
-  body.add(graph::HostWrite(region, u));
-  body.add(graph::HostRead(g.add_stream("u_out", exe::DType::kF32, {40}), u));
+  testutil::add_write_back(g, body, mm);  // x's first 40 values to device memory and back
   g.add_program("main", std::move(body));
   const exe::Executable e = passes::compile(g, firmware_compile_options());
   ASSERT_GE(mm.chunks, 3u);

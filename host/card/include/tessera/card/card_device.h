@@ -93,10 +93,10 @@ class CardDevice final : public device::Device {
   void transfer(std::vector<Job>& jobs);
   void collect(unsigned node, Job& job);
   void check_status(Buffer& status, const std::string& mover);
-  // The descriptors of a read of each tile's last word written (`last`: tile -> address)
-  // into the jobs of their nodes (one job per node, or one for all through node 0), and
-  // their requests (replies to `sink`, one word each).
-  void put_fences(const std::map<uint32_t, uint32_t>& last, std::vector<Job>& jobs, std::vector<uint32_t>& sink) const;
+  // transfer() of writes with a fence behind them: a read of each tile's last word written
+  // (`last`: tile -> address), in the job of its node (`jobs`: one per node, or one for all
+  // through node 0). Returns the kernel cycles taken.
+  uint64_t transfer_fenced(std::vector<Job>& jobs, const std::map<uint32_t, uint32_t>& last);
   unsigned node_of(uint32_t tile) const;
   // Checks [offset, offset + bytes) against the target's device memory and the movers' 4 GiB,
   // and grows the buffer (keeping what was written, zeros between) to hold it.

@@ -54,4 +54,20 @@ inline StreamedMatMul add_streamed_matmul(graph::Graph& g, graph::Program& body,
   return s;
 }
 
+// Adds to `body` a write-back to device memory (tiles_to_dram: a training step's updated
+// weights) and a read of it again: x's first 40 values copied to a tensor on tile 20 (not
+// where x lies), written to device memory stream "back", read into a tensor on tile 10 (it
+// lands by the next host sync, the one that reads it out) and read out by stream "u_out".
+// u_out then holds x's first 40 values, as does "back" in device memory.
+inline void add_write_back(graph::Graph& g, graph::Program& body, const StreamedMatMul& mm) {
+  const graph::Stream region = g.add_device_memory_stream("back", exe::DType::kF32, {40}, std::vector<uint32_t>(40, 0));
+  graph::Tensor v = g.add_variable(exe::DType::kF32, {40}, "v"), u = g.add_variable(exe::DType::kF32, {40}, "u");
+  g.map_linearly(v, 20);
+  g.map_linearly(u, 10);
+  body.add(graph::Copy(mm.x.flatten().slice(0, 40), v));
+  body.add(graph::HostRead(region, v));
+  body.add(graph::HostWrite(region, u));
+  body.add(graph::HostRead(g.add_stream("u_out", exe::DType::kF32, {40}), u));
+}
+
 }  // namespace tessera::testutil
