@@ -9,13 +9,13 @@
 // flops (the NIs and the tiles); stage 1 compares each tile's own values (received against
 // expected words, its sync kind against 0, 1 and "more") and reduces them in registered trees
 // (tess_reduce_tree: AND/OR trees, and lowest-index trees that carry the tile's index and the
-// value an error records), DEPTH + 1 register levels from the tiles to the summaries; stage 2
-// is the state machine. Every summary describes the tiles as they were in one cycle, DEPTH + 1
-// cycles ago; net_idle_i arrives IDLE_LAG cycles late and is delayed to match. The state
-// machine's decisions (go_o, release_o) reach the tiles BCAST_DEPTH cycles later (the
-// machine's broadcast tree). After every release, exchange start or doorbell it waits HOLD =
-// 3 + BCAST_DEPTH + DEPTH cycles, so that it never acts on a summary that predates the tiles'
-// answer to the change it made.
+// values an error records, ERR_PC and ERR_TVAL included), DEPTH + 1 register levels from the
+// tiles to the summaries; stage 2 is the state machine. Every summary describes the tiles as
+// they were in one cycle, DEPTH + 1 cycles ago; net_idle_i arrives IDLE_LAG cycles late and
+// is delayed to match. The state machine's decisions (go_o, release_o) reach the tiles
+// BCAST_DEPTH cycles later (the machine's broadcast tree). After every release, exchange start
+// or doorbell it waits HOLD = 3 + BCAST_DEPTH + DEPTH cycles, so that it never acts on a
+// summary that predates the tiles' answer to the change it made.
 //
 // freeze_i (CONTROL abort, from the cycle the host's write is carried out): the state
 // machine stops where it is: no exchange start, no release, SUPERSTEP and the errors kept,
@@ -38,6 +38,8 @@ module tess_barrier #(
   input  logic [TILES-1:0]    halted_i,
   input  logic [TILES-1:0]    halt_exit_i, // 1: EXIT written (code = value); 0: trap halt (code = mcause)
   input  logic [TILES*32-1:0] halt_code_i,
+  input  logic [TILES*32-1:0] trap_pc_i,   // ERR_PC if this tile's halt is the error: its halting trap's pc
+  input  logic [TILES*32-1:0] trap_tval_i, // (trap halt) or its first trap's (exit); likewise the tval
   input  logic               net_idle_i,  // no flit in the network (IDLE_LAG cycles ago)
   input  logic               doorbell_i,  // pulse: the host delivered its words
   output logic               go_o,        // pulse: exchange phase begins
@@ -48,7 +50,9 @@ module tess_barrier #(
   output logic [31:0]        err_superstep_o,
   output logic [31:0]        err_cause_o,
   output logic [31:0]        err_detail_o,
-  output logic [1:0]         err_src_o    // where ERR_PC/ERR_TVAL come from: 0 none, 1 the halting trap, 2 the first-trap latch
+  output logic [31:0]        err_pc_o,    // ERR_PC, ERR_TVAL: the error tile's trap record (0 when err_src_o is 0)
+  output logic [31:0]        err_tval_o,
+  output logic [1:0]         err_src_o    // where ERR_PC/ERR_TVAL came from: 0 none, 1 the halting trap, 2 the first-trap latch
 );
   localparam int unsigned IdxW = TILES > 1 ? $clog2(TILES) : 1;
   localparam logic [31:0] DevErr = 32'h4000_0000;
@@ -58,14 +62,20 @@ module tess_barrier #(
 
   // ---- stage 1: per-tile conditions, reduced in registered trees -------------------------
   // Leaves: an OR tree of {not stopped, arrived, engine busy} (AND trees inverted), and for
-  // each error the lowest-index trees {set, tile, what the error records}.
+  // each error the lowest-index trees {set, tile, what the error records}. A halt error also
+  // carries the tile's trap pc and tval: ERR_PC and ERR_TVAL arrive with ERR_TILE from the
+  // same tree, registered, and no multiplexer reads them from tile ERR_TILE afterwards
+  // (docs/timing.md, the host side). A tile's records stand still once it has halted, so
+  // those of the summary's cycle are the ones the tile holds until reset.
   localparam int unsigned OrW = 3;
   localparam int unsigned IdW = 1 + IdxW;          // {set, tile}
   localparam int unsigned ValW = 1 + IdxW + 33;    // {set, tile, flag, value}
+  localparam int unsigned BadW = ValW + 64;        // {set, tile, exit, code, pc, tval}
   localparam int unsigned KindW = 1 + IdxW + 32;   // {set, tile, kind}
   logic [TILES*OrW-1:0]   l_or;
   logic [TILES*IdW-1:0]   l_halted, l_one, l_zero;
-  logic [TILES*ValW-1:0]  l_bad, l_mismatch;
+  logic [TILES*BadW-1:0]  l_bad;
+  logic [TILES*ValW-1:0]  l_mismatch;
   logic [TILES*KindW-1:0] l_big;
   always_comb begin
     for (int t = 0; t < TILES; t++) begin
@@ -75,8 +85,9 @@ module tess_barrier #(
       // (below), with no compare against tile 0's kind in every tile.
       l_one[t*IdW +: IdW] = {kind_i[t*32 +: 32] == 32'd1, t[IdxW-1:0]};
       l_zero[t*IdW +: IdW] = {kind_i[t*32 +: 32] == 32'd0, t[IdxW-1:0]};
-      l_bad[t*ValW +: ValW] = {halted_i[t] && (!halt_exit_i[t] || halt_code_i[t*32 +: 32] != 32'd0), t[IdxW-1:0],
-                               halt_exit_i[t], halt_code_i[t*32 +: 32]};
+      l_bad[t*BadW +: BadW] = {halted_i[t] && (!halt_exit_i[t] || halt_code_i[t*32 +: 32] != 32'd0), t[IdxW-1:0],
+                               halt_exit_i[t], halt_code_i[t*32 +: 32], trap_pc_i[t*32 +: 32],
+                               trap_tval_i[t*32 +: 32]};
       l_big[t*KindW +: KindW] = {arrived_i[t] && kind_i[t*32 +: 32] > 32'd1, t[IdxW-1:0], kind_i[t*32 +: 32]};
       l_mismatch[t*ValW +: ValW] = {count_i[t*32 +: 32] != expect_i[t*32 +: 32], t[IdxW-1:0],
                                     count_i[t*32 +: 32] < expect_i[t*32 +: 32], count_i[t*32 +: 32]};
@@ -85,7 +96,8 @@ module tess_barrier #(
 
   logic [OrW-1:0]   s_or;
   logic [IdW-1:0]   s_halted, s_one, s_zero;
-  logic [ValW-1:0]  s_bad, s_mismatch;
+  logic [BadW-1:0]  s_bad;
+  logic [ValW-1:0]  s_mismatch;
   logic [KindW-1:0] s_big;
   tess_reduce_tree #(.N(TILES), .W(OrW), .OP(0), .STAGES(Stages)) u_or (
     .clk_i, .rst_ni, .in_i(l_or), .out_o(s_or));
@@ -95,7 +107,7 @@ module tess_barrier #(
     .clk_i, .rst_ni, .in_i(l_one), .out_o(s_one));
   tess_reduce_tree #(.N(TILES), .W(IdW), .OP(2), .STAGES(Stages)) u_zero (
     .clk_i, .rst_ni, .in_i(l_zero), .out_o(s_zero));
-  tess_reduce_tree #(.N(TILES), .W(ValW), .OP(2), .STAGES(Stages)) u_bad (
+  tess_reduce_tree #(.N(TILES), .W(BadW), .OP(2), .STAGES(Stages)) u_bad (
     .clk_i, .rst_ni, .in_i(l_bad), .out_o(s_bad));
   tess_reduce_tree #(.N(TILES), .W(ValW), .OP(2), .STAGES(Stages)) u_mismatch (
     .clk_i, .rst_ni, .in_i(l_mismatch), .out_o(s_mismatch));
@@ -118,17 +130,19 @@ module tess_barrier #(
   logic s_all_done, s_all_met, s_idle, s_host_kind;
   logic [IdxW-1:0] s_first_halted, s_first_bad, s_first_big, s_first_diff, s_first_mismatch;
   // Errors this cycle could record, from the same trees (the tile's values of the same cycle).
-  logic [31:0] bad_code, mm_count, big_kind, diff_kind;
+  logic [31:0] bad_code, bad_pc, bad_tval, mm_count, big_kind, diff_kind;
   logic        bad_exit, mm_lost;
   assign s_all_stopped = !s_or[2];
   assign s_any_arrived = s_or[1];
   assign s_all_done = !s_or[0];
   assign s_any_halted = s_halted[IdW-1];
   assign s_first_halted = s_halted[IdxW-1:0];
-  assign s_any_bad = s_bad[ValW-1];
-  assign s_first_bad = s_bad[33 +: IdxW];
-  assign bad_exit = s_bad[32];
-  assign bad_code = s_bad[31:0];
+  assign s_any_bad = s_bad[BadW-1];
+  assign s_first_bad = s_bad[97 +: IdxW];
+  assign bad_exit = s_bad[96];
+  assign bad_code = s_bad[64 +: 32];
+  assign bad_pc = s_bad[32 +: 32];
+  assign bad_tval = s_bad[31:0];
   assign s_any_big = s_big[KindW-1];
   assign s_first_big = s_big[32 +: IdxW];
   assign big_kind = s_big[31:0];
@@ -155,7 +169,7 @@ module tess_barrier #(
   logic [7:0]  hold_q;
   logic [31:0] superstep_q;
   logic        go_q, release_q;
-  logic [31:0] err_tile_q, err_superstep_q, err_cause_q, err_detail_q;
+  logic [31:0] err_tile_q, err_superstep_q, err_cause_q, err_detail_q, err_pc_q, err_tval_q;
   logic [1:0]  err_src_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -169,6 +183,8 @@ module tess_barrier #(
       err_superstep_q <= 32'd0;
       err_cause_q <= 32'd0;
       err_detail_q <= 32'd0;
+      err_pc_q <= 32'd0;
+      err_tval_q <= 32'd0;
       err_src_q <= 2'd0;
     end else begin
       go_q <= 1'b0;
@@ -192,18 +208,26 @@ module tess_barrier #(
               if (!bad_exit) begin  // halted on a trap it could not take: its mcause
                 err_cause_q <= bad_code;
                 err_detail_q <= 32'd0;
+                err_pc_q <= bad_pc;
+                err_tval_q <= bad_tval;
                 err_src_q <= 2'd1;
               end else if (bad_code[31]) begin  // the runtime's trap handler: kExitTrap | mcause
                 err_cause_q <= {1'b0, bad_code[30:0]};
                 err_detail_q <= 32'd0;
+                err_pc_q <= bad_pc;
+                err_tval_q <= bad_tval;
                 err_src_q <= 2'd2;
               end else begin
                 err_cause_q <= DevErr | {24'd0, tess_arch_pkg::DEV_ERR_EXIT_ERROR};
                 err_detail_q <= bad_code;
+                err_pc_q <= 32'd0;
+                err_tval_q <= 32'd0;
                 err_src_q <= 2'd0;
               end
             end else if (hold_q == 8'd0 && s_all_stopped) begin
               err_superstep_q <= superstep_q;
+              err_pc_q <= 32'd0;
+              err_tval_q <= 32'd0;
               err_src_q <= 2'd0;
               if (!s_any_arrived) begin
                 st_q <= SHalted;
@@ -251,6 +275,8 @@ module tess_barrier #(
                 err_cause_q <= DevErr | {24'd0, mm_lost ? tess_arch_pkg::DEV_ERR_RECV_LOST
                                                           : tess_arch_pkg::DEV_ERR_RECV_DUPLICATED};
                 err_detail_q <= mm_count;
+                err_pc_q <= 32'd0;
+                err_tval_q <= 32'd0;
                 err_src_q <= 2'd0;
               end
             end
@@ -312,5 +338,7 @@ module tess_barrier #(
   assign err_superstep_o = err_superstep_q;
   assign err_cause_o = err_cause_q;
   assign err_detail_o = err_detail_q;
+  assign err_pc_o = err_pc_q;
+  assign err_tval_o = err_tval_q;
   assign err_src_o = err_src_q;
 endmodule

@@ -71,7 +71,7 @@ module tess_machine #(
 
   logic [T-1:0]    ni_arrived, ni_done, t_halted, t_exit, ni_rep_take, ni_rep_sent;
   logic [T*32-1:0] ni_kind, ni_count, ni_expect, t_code;
-  logic [T*32-1:0] first_pc, first_tval, last_pc, last_tval;
+  logic [T*32-1:0] first_pc, first_tval, last_pc, last_tval, trap_pc, trap_tval;
   logic            go, release_p;
 
   // ---- the reset tree and the broadcasts (path 8 of docs/timing.md) --------------------
@@ -176,6 +176,12 @@ module tess_machine #(
     assign first_tval[n*32 +: 32] = first_tval_q;
     assign last_pc[n*32 +: 32] = last_pc_q;
     assign last_tval[n*32 +: 32] = last_tval_q;
+    // The record ERR_PC/ERR_TVAL show if this tile's halt becomes the error: the halting trap
+    // when it halted on a trap, else the first trap (the runtime's handler exits with
+    // kExitTrap | mcause after it). A 2:1 choice next to the tile, by a flop (halt_exit_o); the
+    // barrier's lowest-index tree carries the result with the error (tess_barrier).
+    assign trap_pc[n*32 +: 32] = t_exit[n] ? first_pc_q : last_pc_q;
+    assign trap_tval[n*32 +: 32] = t_exit[n] ? first_tval_q : last_tval_q;
     // The tile's own arrival pulse (at the SYNC store's commit) is not used: the NI takes
     // the arrival from the retire port, after RECV_EXPECT (docs/machine-rtl.md).
     logic unused_sync;
@@ -361,25 +367,45 @@ module tess_machine #(
     .clk_i, .rst_ni, .run_i, .freeze_i(abort_i),
     .arrived_i(ni_arrived), .kind_i(ni_kind), .done_i(ni_done), .count_i(ni_count), .expect_i(ni_expect),
     .halted_i(t_halted), .halt_exit_i(t_exit), .halt_code_i(t_code),
+    .trap_pc_i(trap_pc), .trap_tval_i(trap_tval),
     .net_idle_i(net_idle_o), .doorbell_i,
     .go_o(go), .release_o(release_p), .state_o, .superstep_o,
-    .err_tile_o, .err_superstep_o, .err_cause_o, .err_detail_o, .err_src_o(err_src)
+    .err_tile_o, .err_superstep_o, .err_cause_o, .err_detail_o, .err_pc_o, .err_tval_o,
+    .err_src_o(err_src)
   );
   assign release_o = release_p;
 
+  // ERR_PC and ERR_TVAL come from the barrier's flops, taken with ERR_TILE from its
+  // lowest-index tree (docs/timing.md, the host side). They replaced a T-wide multiplexer
+  // that read tile ERR_TILE's trap records every cycle, from ERR_TILE's flop across the
+  // device into the register block's err_pc_q/err_tval_q.
+`ifndef SYNTHESIS
+  // Against that multiplexer, every cycle: the registered values are the selected tile's
+  // records as they are now (its last trap when it halted on one, else its first), so a
+  // record that still moved after the barrier's summary was taken would show here. Only this
+  // check reads err_src and the first and last records by tile.
+  logic [31:0] direct_pc, direct_tval;
   always_comb begin
-    err_pc_o = 32'd0;
-    err_tval_o = 32'd0;
+    direct_pc = 32'd0;
+    direct_tval = 32'd0;
     for (int i = 0; i < T; i++) begin
       if (err_tile_o == i) begin
         if (err_src == 2'd1) begin
-          err_pc_o = last_pc[i*32 +: 32];
-          err_tval_o = last_tval[i*32 +: 32];
+          direct_pc = last_pc[i*32 +: 32];
+          direct_tval = last_tval[i*32 +: 32];
         end else if (err_src == 2'd2) begin
-          err_pc_o = first_pc[i*32 +: 32];
-          err_tval_o = first_tval[i*32 +: 32];
+          direct_pc = first_pc[i*32 +: 32];
+          direct_tval = first_tval[i*32 +: 32];
         end
       end
     end
   end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (err_pc_o == direct_pc && err_tval_o == direct_tval)
+        else $error("%m: ERR_PC/ERR_TVAL %h/%h, tile %0d's records (source %0d) %h/%h", err_pc_o,
+                    err_tval_o, err_tile_o, err_src, direct_pc, direct_tval);
+    end
+  end
+`endif
 endmodule
