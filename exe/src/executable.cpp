@@ -2,6 +2,7 @@
 #include "tessera/exe/executable.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace tessera::exe {
@@ -65,17 +66,23 @@ uint32_t fnv1a(const uint8_t* data, size_t size, uint32_t h) {
 
 uint32_t checksum(const uint8_t* data, size_t size, uint32_t h) {
   constexpr uint64_t kP = 0x100000001b3ull, kQ = 0x9e3779b97f4a7c15ull;  // FNV-64's prime; odd
+  // One step: a bijection of the lane for each word, and of the word for each lane (one
+  // changed word always changes the lane). The word's product and the carries of the add
+  // make a change's effect on the lane depend on the lane itself, so a later change cannot
+  // undo it by a fixed pattern (a plain `(lane ^ w) * P` carries a flip of bit 63 unchanged,
+  // and a second flip of bit 63 four words on undid it).
+  const auto step = [](uint64_t lane, uint64_t w) { return std::rotl(lane + w * kQ, 31) * kP; };
   uint64_t lane[4] = {h ^ kQ, (h + 1) * kQ, (h + 2) * kQ, (h + 3) * kQ};
   size_t i = 0;
   for (; i + 32 <= size; i += 32)
     for (int l = 0; l < 4; ++l) {
       uint64_t w;
       std::memcpy(&w, data + i + 8 * l, 8);  // little-endian hosts only, as the reader
-      lane[l] = (lane[l] ^ w) * kP;
+      lane[l] = step(lane[l], w);
     }
-  for (; i < size; ++i) lane[3] = (lane[3] ^ data[i]) * kP;
+  for (; i < size; ++i) lane[3] = step(lane[3], data[i]);
   uint64_t x = size * kQ;
-  for (const uint64_t v : lane) x = (x ^ v) * kP;
+  for (const uint64_t v : lane) x = step(x, v);
   x ^= x >> 33, x *= kQ, x ^= x >> 29;  // the high bits' differences reach the low half
   return static_cast<uint32_t>(x ^ (x >> 32));
 }

@@ -320,11 +320,12 @@ const fb::Executable& verify_buffer(std::span<const uint8_t> buf, const std::str
                        std::to_string(data) + " bytes)");
     }
   // The FlatBuffers verifier checks that a vector's length is 4-byte aligned, not its 8-byte
-  // structs: the writer aligns each parameter's runs to 8, a file whose runs are not is damaged.
+  // structs: the writer aligns each parameter's runs to 8 (an empty vector need not be: the
+  // builder pads only before bytes), a file whose runs are not is damaged.
   if (r.device_parameters())
     for (uint32_t i = 0; i < r.device_parameters()->size(); ++i) {
       const auto* runs = r.device_parameters()->Get(i)->runs();
-      if (runs && reinterpret_cast<uintptr_t>(runs->Data()) % alignof(fb::DeviceRun) != 0)
+      if (runs && runs->size() && reinterpret_cast<uintptr_t>(runs->Data()) % alignof(fb::DeviceRun) != 0)
         fail(name, "device parameter " + std::to_string(i) + ": runs at byte " +
                        std::to_string(runs->Data() - buf.data()) + ", not 8-byte aligned: the file is corrupt");
     }

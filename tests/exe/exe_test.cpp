@@ -199,6 +199,22 @@ TEST(ExeErrors, FileChecksum) {
   EXPECT_THAT(load_error(bad), StartsWith("model.tsx: file checksum 0x"));
 }
 
+// Two changes in one lane do not cancel: bit 63 of a word and of the lane's next word
+// (32 bytes on) flipped together, as the mutation fuzzer found, and every other pair of
+// single-bit flips in two consecutive words of a lane.
+TEST(ExeChecksum, TwoFlipsInALaneDoNotCancel) {
+  std::vector<uint8_t> bytes(96);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 37 + 11);
+  const uint32_t want = checksum(bytes.data(), bytes.size());
+  for (int a = 0; a < 64; ++a)
+    for (int b = 0; b < 64; ++b) {
+      std::vector<uint8_t> x = bytes;
+      x[8 + a / 8] ^= uint8_t(1u << (a % 8));       // lane 1, word 0
+      x[40 + b / 8] ^= uint8_t(1u << (b % 8));      // lane 1, word 1
+      ASSERT_NE(checksum(x.data(), x.size()), want) << "bits " << a << " and " << b;
+    }
+}
+
 TEST(ExeErrors, TruncationAtEveryLength) {
   const std::vector<uint8_t> good = serialize(synthetic());
   for (size_t n = 0; n < good.size(); ++n) {

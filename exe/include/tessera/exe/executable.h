@@ -174,12 +174,12 @@ inline constexpr uint64_t kMaxDeviceMemoryBytes = uint64_t{1} << 30;
 // several pieces as one.
 uint32_t fnv1a(const uint8_t* data, size_t size, uint32_t h = 2166136261u);
 
-// The .tsx section and file checksum (format 4; docs/executable.md, "Checksums"): four
-// 64-bit lanes, each `(lane ^ word) * odd constant` over every fourth 8-byte word (the
+// The .tsx section and file checksum (format 5; docs/executable.md, "Checksums"): four
+// 64-bit lanes, each `rotl(lane + word * odd, 31) * odd` over every fourth 8-byte word (the
 // lanes run side by side, so it reads several bytes a cycle where FNV-1a reads one every
-// few), the tail bytes FNV-1a-style into the last lane, the lanes and the length folded
-// and mixed to 32 bits. Every step is a bijection of the lane, so a change in one piece
-// always changes the 64-bit state. Chainable like fnv1a.
+// few), the tail bytes one at a time into the last lane, the lanes and the length folded
+// and mixed to 32 bits. Every step is a bijection of the lane and of the word, so a change
+// in one word always changes the 64-bit state. Chainable like fnv1a.
 uint32_t checksum(const uint8_t* data, size_t size, uint32_t h = 2166136261u);
 
 }  // namespace tessera::exe
