@@ -44,7 +44,12 @@ module tess_bcast_tree #(
     localparam int unsigned LW = N * W;
     logic [(STAGES+1)*LW-1:0] lvl;
     if (N > 1) begin : g_root_pad
-      assign lvl[0 +: LW] = {{((N - 1) * W){1'b0}}, in_i};
+      // The padding a node at a time: as one vector it passes 8K bits on big targets, which
+      // the simulator takes for a mistake (WIDTHCONCAT).
+      assign lvl[0 +: W] = in_i;
+      for (genvar j = 1; j < N; j++) begin : g_zero
+        assign lvl[j*W +: W] = '0;
+      end
     end else begin : g_root
       assign lvl[0 +: LW] = in_i;
     end
@@ -59,7 +64,12 @@ module tess_bcast_tree #(
         end
       end
       if (NN < N) begin : g_pad
-        assign lvl[s*LW +: LW] = {{((N - NN) * W){1'b0}}, q};
+        // The padding a node at a time: as one vector it passes 8K bits on big targets, which
+        // the simulator takes for a mistake (WIDTHCONCAT).
+        assign lvl[s*LW +: NN*W] = q;
+        for (genvar j = NN; j < N; j++) begin : g_zero
+          assign lvl[s*LW + j*W +: W] = '0;
+        end
       end else begin : g_full
         assign lvl[s*LW +: LW] = q;
       end

@@ -81,7 +81,12 @@ module tess_reduce_tree #(
         else q <= d;
       end
       if (NN < N) begin : g_pad
-        assign lvl[s*LW +: LW] = {{((N - NN) * W){1'b0}}, q};
+        // The padding a node at a time: as one vector it passes 8K bits on big targets, which
+        // the simulator takes for a mistake (WIDTHCONCAT).
+        assign lvl[s*LW +: NN*W] = q;
+        for (genvar j = NN; j < N; j++) begin : g_zero
+          assign lvl[s*LW + j*W +: W] = '0;
+        end
       end else begin : g_full
         assign lvl[s*LW +: LW] = q;
       end
