@@ -131,7 +131,7 @@ void CardDevice::transfer(std::vector<Job>& jobs) {
       if (!j.data.empty()) n.data->write(0, j.data);
       data = n.data.get();
     }
-    const uint32_t data_bytes = static_cast<uint32_t>(j.from ? std::min<uint64_t>(dram_bytes_, UINT32_MAX) : j.data.size());
+    const uint32_t data_bytes = j.from ? j.from_bytes : static_cast<uint32_t>(j.data.size());
     if (!j.reads.empty())
       io_->start_d2h(h, {n.ring.get(), n.d2h_status.get(), options_.ring_records, n.head, n.tail,
                          static_cast<uint32_t>(j.reads.size())});
@@ -265,6 +265,7 @@ void CardDevice::dram_to_tiles(std::span<const device::DmaSegment> segments) {
   for (const auto& s : segments) check_segment(s, dram_bytes_, state);  // all or nothing
   std::vector<Job> jobs(1);
   jobs[0].from = dram_.get();
+  jobs[0].from_bytes = static_cast<uint32_t>(dram_bytes_);  // at most 4 GiB - 1 (reserve_dram)
   std::map<uint32_t, uint32_t> last;
   uint64_t bytes = 0;
   for (const auto& s : segments) {
@@ -286,25 +287,20 @@ void CardDevice::tiles_to_dram(std::span<const device::DmaSegment> segments) {
     device::check_device_memory_range(target_.device_memory_mib, s.host_offset, s.bytes, "tiles_to_dram");
     end = std::max(end, s.host_offset + s.bytes);
   }
-  // Through the host: each segment to its place in one host copy of the span, then written.
+  // Through the host: the tiles read into one host copy of the span, then each segment written.
   uint64_t lo = end;
   for (const auto& s : segments) lo = std::min(lo, s.host_offset);
   if (lo >= end) return;
   std::vector<device::DmaSegment> local(segments.begin(), segments.end());
   for (auto& s : local) s.host_offset -= lo;
   std::vector<std::byte> span(end - lo);
-  if (lo < dram_bytes_) dram_->read(lo, std::span(span).first(std::min(end, dram_bytes_) - lo));  // bytes no segment covers
   dma_read(local, span);
   reserve_dram(lo, span.size(), "tiles_to_dram");
-  dram_->write(lo, span);
+  for (const auto& s : local) dram_->write(lo + s.host_offset, std::span(span).subspan(s.host_offset, s.bytes));
 }
 
 void CardDevice::dram_read(uint64_t offset, std::span<std::byte> out) {
-  if (read_reg(arch::kDevRegState) == device::kStateRunning) throw DeviceError("dram_read: the tiles are running");
-  device::check_device_memory_range(target_.device_memory_mib, offset, out.size(), "dram_read");
-  if (offset + out.size() > dram_bytes_)
-    throw DeviceError("dram_read: bytes " + std::to_string(offset) + ".." + std::to_string(offset + out.size()) +
-                      " were never written (" + std::to_string(dram_bytes_) + " bytes of device memory written)");
+  device::check_dram_read(dram_bytes_, target_.device_memory_mib, read_reg(arch::kDevRegState), offset, out.size());
   if (!out.empty()) dram_->read(offset, out);
 }
 

@@ -180,11 +180,12 @@ void Machine::tiles_to_dram(std::span<const device::DmaSegment> segments) {
   }
 }
 
-// Reads still in flight when every tile halts land then, uncharged (the compiler follows each
-// read with a host sync, so none is left in a finished program).
 void Machine::dram_read(uint64_t offset, std::span<std::byte> out) {
   device::read_device_memory(dram_, target_.device_memory_mib, state_, offset, out);
 }
+
+// Reads still in flight when every tile halts land then, uncharged (the compiler follows each
+// read with a host sync, so none is left in a finished program).
 
 uint64_t Machine::land_dram_reads() {
   for (const auto& s : dram_pending_)

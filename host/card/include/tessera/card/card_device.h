@@ -79,6 +79,7 @@ class CardDevice final : public device::Device {
     std::vector<std::byte> data;
     std::vector<Request> reads;
     Buffer* from = nullptr;  // the descriptors' data already in card memory (device memory), not `data`
+    uint32_t from_bytes = 0;  // of which the movers may read this many
   };
   // A host node's buffers in card memory and its ring's head and tail (the mover's next
   // record, the first the host has not drained).

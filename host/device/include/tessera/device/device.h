@@ -65,15 +65,21 @@ inline void check_device_memory_range(uint32_t mib, uint64_t offset, uint64_t by
                       " outside the device memory (" + std::to_string(mib) + " MiB)");
 }
 
-// dram_read for a backend that keeps its device memory in host memory (`written`: the bytes
-// written so far, from offset 0): the state and range checks, then the copy.
+// dram_read's checks, for a backend whose device memory has `written` bytes written so far
+// from offset 0: the state, the range, and bytes never written.
+inline void check_dram_read(uint64_t written, uint32_t mib, uint32_t state, uint64_t offset, uint64_t bytes) {
+  if (state == kStateRunning) throw DeviceError("dram_read: the tiles are running");
+  check_device_memory_range(mib, offset, bytes, "dram_read");
+  if (offset + bytes > written)
+    throw DeviceError("dram_read: bytes " + std::to_string(offset) + ".." + std::to_string(offset + bytes) +
+                      " were never written (" + std::to_string(written) + " bytes of device memory written)");
+}
+
+// dram_read for a backend that keeps its device memory in host memory (`written`): the
+// checks, then the copy.
 inline void read_device_memory(std::span<const std::byte> written, uint32_t mib, uint32_t state, uint64_t offset,
                                std::span<std::byte> out) {
-  if (state == kStateRunning) throw DeviceError("dram_read: the tiles are running");
-  check_device_memory_range(mib, offset, out.size(), "dram_read");
-  if (offset + out.size() > written.size())
-    throw DeviceError("dram_read: bytes " + std::to_string(offset) + ".." + std::to_string(offset + out.size()) +
-                      " were never written (" + std::to_string(written.size()) + " bytes of device memory written)");
+  check_dram_read(written.size(), mib, state, offset, out.size());
   std::memcpy(out.data(), written.data() + offset, out.size());
 }
 
