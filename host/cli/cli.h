@@ -2,7 +2,9 @@
 // the command line and turns every exception into a message and a non-zero exit.
 #pragma once
 
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -10,6 +12,8 @@
 #include "open_device.h"
 #include "tessera/exe/executable.h"
 #include "tessera/graph/graph.h"
+#include "tessera/opgraph/lower.h"
+#include "tessera/opgraph/refit.h"
 #include "tessera/opgraph/opgraph.h"
 #include "tessera/passes/passes.h"
 
@@ -65,12 +69,21 @@ void print_memory(const std::vector<exe::TileMemory>& memory);
 // for a graph that does not fit, before rethrowing its error), writes the executable.
 exe::Executable compile_and_write(graph::Graph&& g, const passes::CompileOptions& o, const std::string& output);
 
-// compile_and_write of the graph `lower(p)` builds with memory proportion p (opgraph::
-// LowerOptions::memory_proportion): from `first`, once if `is_fixed` (the user's
-// --memory-proportion), else halving it while the graph does not fit, down to 1/16, saying so
-// each time.
+using opgraph::Proportions;
+using opgraph::kSmallestProportion;
+inline constexpr int kOpRounds = 4;  // lowerings with smaller shares for single ops, at most
+// Builds the graph with these proportions; fills the ops it lowered (opgraph::LowerOptions::
+// lowered_ops) where it can take op proportions, else leaves them empty.
+using LowerWith = std::function<graph::Graph(const Proportions&, std::vector<opgraph::LoweredOp>*)>;
+
+// compile_and_write of the graph `lower` builds: from memory proportion `first`, once if
+// `is_fixed` (the user's --memory-proportion). Else, while the graph does not fit, lowered
+// again: with half the share for the ops whose temporaries take the most at the peaks of the
+// tiles that do not fit (opgraph::ops_to_shrink; kOpRounds times at most), or, where the
+// lowering named no ops, none can shrink or a smaller share left an op no plan, with half the
+// proportion for every op, down to 1/16; saying so each time.
 exe::Executable compile_with_proportions(double first, bool is_fixed, const passes::CompileOptions& o,
-                                         const std::string& output, const std::function<graph::Graph(double)>& lower);
+                                         const std::string& output, const LowerWith& lower);
 // The memory proportion to lower a training graph with first: 0.5, or 0.25 when its
 // persistent bytes (weights, velocities and gradients) take more than half of
 // what the firmware leaves on the target's tiles, where half a tile for one op's temporaries

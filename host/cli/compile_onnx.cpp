@@ -1,9 +1,11 @@
 // `tessera compile MODEL.onnx`: the ONNX model imported into an op graph (tessera_onnx_import),
 // lowered onto the target's tiles (opgraph::lower), compiled, the memory per tile printed,
 // the executable written. Streams are named after the model's inputs and outputs.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -18,6 +20,7 @@
 #include "tessera/exe/file.h"
 #include "tessera/onnx/import.h"
 #include "tessera/opgraph/lower.h"
+#include "tessera/opgraph/refit.h"
 #include "tessera/passes/passes.h"
 
 namespace tessera::cli {
@@ -51,15 +54,29 @@ double first_proportion(double persistent_bytes, const arch::Target& target, uin
 }
 
 exe::Executable compile_with_proportions(double first, bool is_fixed, const passes::CompileOptions& o,
-                                         const std::string& output, const std::function<graph::Graph(double)>& lower) {
+                                         const std::string& output, const LowerWith& lower) {
   std::exception_ptr fit_error;  // the last proportion that lowered but did not fit
   std::set<double> tried;
-  for (double p = first;;) {
+  Proportions props{first, {}};
+  // Rounds of smaller shares for single ops left, and the shares before the last round.
+  int op_rounds = kOpRounds;
+  std::optional<std::map<size_t, double>> before;
+  for (double& p = props.all;;) {
     tried.insert(p);
     std::optional<graph::Graph> g;
+    std::vector<opgraph::LoweredOp> lowered;
     try {
-      g.emplace(lower(p));
+      g.emplace(lower(props, &lowered));
     } catch (const std::exception& e) {
+      // Smaller shares for single ops that leave one of them no plan: back to the shares
+      // before, and every op's halved from there.
+      if (before && p / 2 >= kSmallestProportion && !tried.count(p / 2)) {
+        note("cannot lower with smaller shares for single ops (" + std::string(e.what()) + "): lowering again with " +
+             proportion(p / 2) + " for every op");
+        props.ops = *before, before.reset(), op_rounds = 0;
+        p /= 2;
+        continue;
+      }
       // A first proportion below 0.5 (a big training graph's) may leave an op no share that
       // fits: try twice as much, up to 0.5. After a fit failure the error there stands.
       if (!is_fixed && !fit_error && p < 0.5 && !tried.count(2 * p)) {
@@ -75,10 +92,28 @@ exe::Executable compile_with_proportions(double first, bool is_fixed, const pass
     try {
       return compile_and_write(std::move(*g), o, output);
     } catch (const passes::CompileError& e) {
-      if (is_fixed || p <= 1.0 / 16 || tried.count(p / 2)) throw;
+      if (is_fixed) throw;
       fit_error = std::current_exception();
+      // The ops whose temporaries fill the tiles that do not fit get half their share; the
+      // others keep theirs. Where the memory plan names none that can shrink, every op does.
+      const std::map<size_t, std::string> shrink =
+          op_rounds > 0 ? ops_to_shrink(e.peaks, lowered, props) : std::map<size_t, std::string>{};
+      if (!shrink.empty()) {
+        --op_rounds;
+        before = props.ops;
+        std::string names;
+        for (const auto& [op, name] : shrink) {
+          names += (names.empty() ? "" : ", ") + name + " " + proportion(props.of(op) / 2);
+          props.ops[op] = props.of(op) / 2;
+        }
+        note("does not fit with memory proportion " + proportion(p) + ": lowering again with less for the ops whose " +
+             "temporaries fill the tiles that do not fit: " + names);
+        continue;
+      }
+      if (p <= kSmallestProportion || tried.count(p / 2)) throw;
       note("does not fit with memory proportion " + proportion(p) + ": lowering again with " + proportion(p / 2) +
            " (smaller shares per op)");
+      before.reset();
       p /= 2;
     }
   }
@@ -138,12 +173,16 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
   // again with half of it (finer splits), down to 1/16 (big constant weights are placed
   // apart, in weight regions, or streamed: they need no smaller first proportion).
   const bool fixed = cmd.count("--memory-proportion") > 0;
-  compile_with_proportions(fixed ? c.memory_proportion : 0.5, fixed, o, c.output, [&](double p) {
+  compile_with_proportions(fixed ? c.memory_proportion : 0.5, fixed, o, c.output, [&](const Proportions& props,
+                                                                                  std::vector<opgraph::LoweredOp>* lowered) {
+    const double p = props.all;
     graph::Graph g(*target);
     opgraph::LowerOptions lo;
     lo.batches = batches;
     lo.firmware_bytes = o.layout.firmware_end - arch::kSramBase;
     lo.memory_proportion = p;
+    lo.op_proportions = props.ops;
+    lo.lowered_ops = lowered;
     lo.in_place = !c.no_in_place;
     lo.note = note;
     const auto lower_start = std::chrono::steady_clock::now();

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--batches", c.batches, "host transfers per run (.onnx: default 1)");
   compile_cmd->add_option("--memory-proportion", c.memory_proportion,
                           ".onnx: the share of a tile's SRAM one op's temporaries may use, in (0, 1] (default 0.5, "
-                          "halved down to 1/16 while the model does not fit)");
+                          "halved for the ops that fill the tiles, or for all, down to 1/16, while the model does not fit)");
   compile_cmd->add_option("--firmware", c.firmware, "tessera-firmware.elf (default: the build's)");
   compile_cmd->add_flag("--no-in-place", c.no_in_place,
                         ".onnx: element-wise ops write a copy even where their operand has no other use (to measure "

@@ -200,6 +200,21 @@ class SoftmaxAxis(nn.Module):
 
 # ---- models written with onnx.helper (what PyTorch does not emit)
 
+class ConvFc(nn.Module):
+    """A conv whose windows and weights land on the tiles the fc's 0.75 MB of weights fill, on
+    `small`: it fits only once the conv alone gets a smaller memory proportion (refit.h)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(8, 32, 3, padding=1)
+        self.fc = nn.Linear(32 * 16 * 16, 23)
+        # outputs near 1, so that sums of 8,192 terms in another order stay within 1e-5 relative
+        nn.init.constant_(self.fc.bias, 1.0)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(torch.relu(self.conv(x)), 1))
+
+
 def auto_pad_model(rng, mode):
     # Odd total padding on both axes (1 each), so that SAME_UPPER and SAME_LOWER differ.
     x = rng.standard_normal((2, 3, 10, 9)).astype(np.float32)
@@ -349,6 +364,7 @@ def main():
     gemm_model(rng, "gemm_plain", 0, 1, 1.0, 1.0, (6,))
     gemm_model(rng, "gemm_alpha_beta", 0, 0, 0.5, 2.0, (6,))
     gemm_model(rng, "gemm_trans_a_matrix_c", 1, 1, 1.5, 0.25, (5, 6))
+    export("conv_fc", ConvFc(), torch.randn(8, 8, 16, 16), [13])
     error_models(rng)
     with open(os.path.join(OUT, "manifest.txt"), "w") as f:
         f.write("\n".join(MANIFEST) + "\n")

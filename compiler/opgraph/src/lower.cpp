@@ -41,6 +41,7 @@ class Lowering : public detail::LowerContext {
         // An op may use memory_proportion (half by default) of what the firmware leaves;
         // inputs, weights and the other layers need the rest.
         available_(double(g.target().sram_bytes) - o.firmware_bytes), budget_(o.memory_proportion * available_),
+        op_proportions_(o.op_proportions), lowered_ops_(o.lowered_ops),
         train_(o.train), force_big_(o.big_model), in_place_(o.in_place), early_updates_(o.early_updates),
         recompute_(o.recompute), note_(o.note), tensors_(og.values().size()), uses_(og.values().size(), 0),
         whole_rows_(og.values().size(), false) {
@@ -246,7 +247,9 @@ class Lowering : public detail::LowerContext {
         l.products[i].whole_rows = whole_rows_[op.result.id] && !big;
       }
       const double share = big ? 4.0 * shape[0] * shape[1] / total : 1.0;
-      const ops::LayerPlan plan = ops::plan_layer(shape[0], shape[1], l.products, tiles, cost_, budget_ * share);
+      double layer_budget = budget_;
+      for (size_t i : l.ops) layer_budget = std::min(layer_budget, op_budget(i));
+      const ops::LayerPlan plan = ops::plan_layer(shape[0], shape[1], l.products, tiles, cost_, layer_budget * share);
       for (size_t i = 0; i < l.ops.size(); ++i)
         layer_op_[l.ops[i]] = {plan.plans[i], ops::layer_options(plan, l.products, i)};
     }
@@ -455,12 +458,13 @@ class Lowering : public detail::LowerContext {
         ops::MatMulPlan best;
         for (uint32_t pm = 1; pm <= std::min(m, g_.target().tiles / (bl.pr * bl.pc)); ++pm)
           if (const ops::MatMulPlan p = ops::estimate_matmul(m, k, n, pm, bl.pr, bl.pc, cost_);
-              pm == 1 || (p.bytes <= budget_ && p.total() < best.total()))
+              pm == 1 || (p.bytes <= op_budget(index) && p.total() < best.total()))
             best = p;
         return {best, {}};
       }
     }
-    return {ops::plan_matmul(m, k, n, g_.target().tiles, cost_, whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu, budget_),
+    return {ops::plan_matmul(m, k, n, g_.target().tiles, cost_, whole_rows_[op.result.id] ? 1 : 0xFFFFFFFFu,
+                             op_budget(index)),
             {}};
   }
 
@@ -530,8 +534,15 @@ class Lowering : public detail::LowerContext {
   graph::Graph& graph() override { return g_; }
   const OpGraph& op_graph() override { return og_; }
   const ops::CostModel& cost() override { return cost_; }
-  double budget() override { return budget_; }
-  double grad_budget() override { return grad_budget_ > 0 ? grad_budget_ : budget_; }
+  double budget() override { return op_budget(current_); }
+  double grad_budget() override {
+    return grad_budget_ > 0 ? grad_budget_ * op_budget(current_) / budget_ : op_budget(current_);
+  }
+  // The budget of op `i`: memory_proportion's, or its own proportion's where that is smaller.
+  double op_budget(size_t i) const {
+    const auto it = op_proportions_.find(i);
+    return it == op_proportions_.end() ? budget_ : std::min(budget_, it->second * available_);
+  }
   // Replicated constants may take a quarter of what the firmware leaves on a tile, the
   // op's temporaries (budget_) half, and the model's other weights the rest.
   bool reserve_constant_bytes(double bytes) override {
@@ -548,6 +559,8 @@ class Lowering : public detail::LowerContext {
   }
 
   void lower_op(const Op& op, graph::Program& body) {
+    current_ = static_cast<size_t>(&op - og_.ops().data());
+    if (lowered_ops_) lowered_ops_->push_back({static_cast<uint32_t>(g_.variables().size()), current_, base(op)});
     if (const auto it = backward_at_.find(static_cast<size_t>(&op - og_.ops().data())); it != backward_at_.end()) {
       streamed_backward(it->second, body);
       return;
@@ -579,7 +592,7 @@ class Lowering : public detail::LowerContext {
         if (streamed_.count(static_cast<size_t>(&op - og_.ops().data()))) {
           ops::StreamedMatMulOptions so;
           so.chunk_bytes_per_tile = chunk_bytes_;
-          so.max_bytes = budget_;
+          so.max_bytes = op_budget(current_);
           so.whole_rows = whole_rows_[op.result.id];
           tensors_[op.result.id] = ops::streamed_matmul(g_, body, ta, og_.constant_data(b), cost_, base(op) + ".matmul", so);
           break;
@@ -713,6 +726,9 @@ class Lowering : public detail::LowerContext {
   const ops::CostModel cost_;
   const double available_;  // bytes of a tile's SRAM above the firmware
   const double budget_;
+  const std::map<size_t, double> op_proportions_;  // LowerOptions::op_proportions
+  std::vector<LoweredOp>* const lowered_ops_;      // LowerOptions::lowered_ops
+  size_t current_ = 0;                             // the op being lowered
   uint32_t convs_ = 0;
   double grad_budget_ = 0;  // a big model's gradient ops' budget (plan_layers); 0: budget_
   const bool train_;

@@ -30,10 +30,11 @@ class Progress {
 
 // The error for a graph that does not fit: one line per tile, and the per-tile report.
 [[noreturn]] void does_not_fit(const graph::Graph& g, const std::vector<std::string>& lines,
-                               std::vector<exe::TileMemory> report) {
+                               std::vector<exe::TileMemory> report,
+                               std::vector<std::vector<std::pair<uint32_t, uint32_t>>> peaks = {}) {
   std::string what = "the graph does not fit target '" + std::string(g.target().name) + "':";
   for (const std::string& line : lines) what += "\n  " + line;
-  throw CompileError(what, std::move(report));
+  throw CompileError(what, std::move(report), std::move(peaks));
 }
 
 // The passes after validate, on a graph they may add hidden tensors to.
@@ -54,7 +55,7 @@ exe::Executable run(graph::Graph& g, const CompileOptions& o, Progress& progress
     lines.push_back(m.peak);
     std::vector<exe::TileMemory> report;
     for (const MemoryPlan::Tile& t : m.tiles) report.push_back(t.usage);
-    does_not_fit(g, lines, std::move(report));
+    does_not_fit(g, lines, std::move(report), m.peak_temporaries);
   }
   const Resolved r = resolve_addresses(g, l, x, m);
   progress.done("resolve addresses");

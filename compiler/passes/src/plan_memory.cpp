@@ -332,29 +332,39 @@ Peak peak(const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>& blocks) {
   return {static_cast<uint32_t>(most), static_cast<uint32_t>(when / 2)};
 }
 
-// A line for the OOM report: the step at which `tile`'s tensors peak (its blocks among
-// `blocks`), and what is live then: what is kept for the whole run, and the largest
-// temporaries.
-std::string peak_report(const graph::Graph& g, const Liveness& live, const std::vector<Block>& blocks, uint32_t tile) {
-  std::vector<const Block*> mine;
-  for (const Block& b : blocks)
-    if (b.tile == tile && !g.variables()[b.var].hidden) mine.push_back(&b);
-  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> spans;
-  for (const Block* b : mine) spans.emplace_back(b->bytes, b->first, b->last);
-  const auto [most, step] = peak(spans);
+// When `tile`'s tensors peak (its blocks, `mine`): the bytes live then, the step, what of it
+// is kept for the whole run, and the temporaries live then, largest first.
+struct TilePeak {
+  uint32_t bytes = 0, step = 0;
   uint64_t kept = 0;
   std::vector<const Block*> temps;
-  for (const Block* b : mine) {
-    if (b->first > step || b->last < step) continue;
-    if (b->persistent) kept += b->bytes;
-    else temps.push_back(b);
+};
+TilePeak tile_peak(const graph::Graph& g, const std::vector<Block>& blocks, std::vector<uint32_t> mine) {
+  std::sort(mine.begin(), mine.end());  // in block order: ties keep the order of the variables
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> spans;
+  for (uint32_t k : mine)
+    if (!g.variables()[blocks[k].var].hidden) spans.emplace_back(blocks[k].bytes, blocks[k].first, blocks[k].last);
+  TilePeak p;
+  const Peak most = peak(spans);
+  p.bytes = most.bytes, p.step = most.step;
+  for (uint32_t k : mine) {
+    const Block& b = blocks[k];
+    if (g.variables()[b.var].hidden || b.first > p.step || b.last < p.step) continue;
+    if (b.persistent) p.kept += b.bytes;
+    else p.temps.push_back(&b);
   }
-  std::stable_sort(temps.begin(), temps.end(), [](const Block* a, const Block* b) { return a->bytes > b->bytes; });
-  std::string s = "tile " + std::to_string(tile) + "'s tensors peak at " + live.step_name(step) + ": " +
-                  kilobytes(most) + " live, " + kilobytes(kept) + " of it kept for the whole run (weights, " +
-                  "streams, state), the rest in " + std::to_string(temps.size()) + " temporaries; the largest:";
-  for (size_t i = 0; i < temps.size() && i < 6; ++i)
-    s += (i ? ", " : " ") + g.variables()[temps[i]->var].name + " " + kilobytes(temps[i]->bytes);
+  std::stable_sort(p.temps.begin(), p.temps.end(), [](const Block* a, const Block* b) { return a->bytes > b->bytes; });
+  return p;
+}
+
+// A line for the OOM report: the step at which `tile`'s tensors peak, and what is live then:
+// what is kept for the whole run, and the largest temporaries.
+std::string peak_report(const graph::Graph& g, const Liveness& live, const TilePeak& p, uint32_t tile) {
+  std::string s = "tile " + std::to_string(tile) + "'s tensors peak at " + live.step_name(p.step) + ": " +
+                  kilobytes(p.bytes) + " live, " + kilobytes(p.kept) + " of it kept for the whole run (weights, " +
+                  "streams, state), the rest in " + std::to_string(p.temps.size()) + " temporaries; the largest:";
+  for (size_t i = 0; i < p.temps.size() && i < 6; ++i)
+    s += (i ? ", " : " ") + g.variables()[p.temps[i]->var].name + " " + kilobytes(p.temps[i]->bytes);
   return s;
 }
 
@@ -486,10 +496,13 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
     m.errors.push_back("tile " + std::to_string(t) + " needs " + std::to_string(m.tiles[t].needed) +
                        " bytes above the firmware, " + std::to_string(alloc[t].available()) +
                        " available; largest tensors there: " + largest_tensors(g, m, placed[t]));
+    const TilePeak p = tile_peak(g, blocks, tile_order[t]);
+    std::vector<std::pair<uint32_t, uint32_t>>& temps = m.peak_temporaries.emplace_back();
+    for (const Block* b : p.temps) temps.emplace_back(b->var, b->bytes);
     if (worst == tiles || m.tiles[t].needed > m.tiles[worst].needed) worst = t;
   }
   // What is live at the fullest tile's peak, and when.
-  if (worst < tiles) m.peak = peak_report(g, live, blocks, worst);
+  if (worst < tiles) m.peak = peak_report(g, live, tile_peak(g, blocks, tile_order[worst]), worst);
   return m;
 }
 

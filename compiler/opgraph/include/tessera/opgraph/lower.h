@@ -16,6 +16,14 @@
 
 namespace tessera::opgraph {
 
+// An op as lowering made it: the first variable it added to the graph, its index in the op
+// graph and its name (its layer's, else "op<index>").
+struct LoweredOp {
+  uint32_t first_variable = 0;
+  size_t op = 0;
+  std::string name;
+};
+
 struct LowerOptions {
   uint32_t batches = 1;             // times the program repeats (one host transfer each)
   uint32_t firmware_bytes = 16384;  // SRAM the firmware takes on every tile (its __firmware_end)
@@ -24,6 +32,14 @@ struct LowerOptions {
   // half of it over the whole model, and the convs' send lists another half. Smaller values
   // make the planners split ops finer (convs over input channels too) at some cost in cycles.
   double memory_proportion = 0.5;
+  // Ops (by their index in the op graph) given a smaller proportion of their own: an op's
+  // budget is the smaller of this and memory_proportion. `tessera compile` lowers again with
+  // these for the ops whose temporaries fill the tiles that did not fit (the memory plan's
+  // peaks), where halving memory_proportion would make every op finer.
+  std::map<size_t, double> op_proportions = {};
+  // If set, filled with each op lowered, in order: the variables from its first_variable up
+  // to the next entry's (or the last) were made by it.
+  std::vector<LoweredOp>* lowered_ops = nullptr;
   // Training: the program is called "train" and the graph's updates (sgd_momentum) are
   // lowered; without it a graph with updates is an error.
   bool train = false;

@@ -97,6 +97,8 @@ struct MemoryPlan {
   std::vector<std::pair<uint32_t, uint32_t>> program_steps;  // per program: first step, count
   std::vector<std::string> errors;               // tiles that do not fit, one line each
   std::string peak;  // if a tile does not fit: when the fullest one peaks and what is live then
+  // Per tile that does not fit: the temporaries (variable, bytes) live when its tensors peak.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> peak_temporaries;
 
   // The address of the first element of a region contiguous on one tile.
   uint32_t addr_of(const Region& t) const;

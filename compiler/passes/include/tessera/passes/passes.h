@@ -55,9 +55,13 @@ exe::Executable codegen(const graph::Graph& g, const Lowered& l, const MemoryPla
 // full per-tile report is still there.
 class CompileError : public std::runtime_error {
  public:
-  CompileError(const std::string& what, std::vector<exe::TileMemory> memory)
-      : std::runtime_error(what), memory(std::move(memory)) {}
+  CompileError(const std::string& what, std::vector<exe::TileMemory> memory,
+               std::vector<std::vector<std::pair<uint32_t, uint32_t>>> peaks = {})
+      : std::runtime_error(what), memory(std::move(memory)), peaks(std::move(peaks)) {}
   std::vector<exe::TileMemory> memory;
+  // From the memory plan, per tile that does not fit: the temporaries (variable, bytes) live
+  // when its tensors peak. Empty when the graph failed before (check_fit).
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> peaks;
 };
 
 // validate, check_fit, lower_programs, plan_exchanges, plan_memory, resolve_addresses, codegen.
