@@ -170,8 +170,9 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
                             : std::string())},
              c.target, target->tiles, target->sram_bytes, o.layout.firmware_end - arch::kSramBase);
   // Lowered with the given memory proportion, or 0.5 and, while the model does not fit,
-  // again with half of it (finer splits), down to 1/16 (big constant weights are placed
-  // apart, in weight regions, or streamed: they need no smaller first proportion).
+  // again with less for the ops that fill the tiles, or for all (compile_with_proportions);
+  // big constant weights are placed apart, in weight regions, or streamed: they need no
+  // smaller first proportion.
   const bool fixed = cmd.count("--memory-proportion") > 0;
   compile_with_proportions(fixed ? c.memory_proportion : 0.5, fixed, o, c.output, [&](const Proportions& props,
                                                                                   std::vector<opgraph::LoweredOp>* lowered) {
