@@ -294,23 +294,30 @@ module tess_machine #(
   // - flits in: injection handshakes, but not a read reply entering the mesh;
   // - flits out: ejection handshakes, but not an NI taking a read request (a request and its
   //   reply are one item, so the count, and "network idle", covers a reply waiting in an NI);
-  // - credits back: replies leaving their NIs, read requests leaving at host nodes.
+  // - credits back: replies leaving their NIs, read requests leaving at host nodes;
+  // - neither in nor out: debug writes (the host's uncounted writes). The host fences its own
+  //   (docs/kernel.md, "Delivery"), and device memory's words stream on after a release while
+  //   the tiles compute: were they counted, every barrier would wait for them to drain.
   // Host node h is leaf h and tile i leaf H + i: the host nodes sit at the west ends of rows
   // 0..H-1, so the first group holds them with the first tiles of row 0.
   localparam int unsigned L = T + H;
+  localparam int unsigned KL = tess_flit_pkg::KindLsb, KW = tess_flit_pkg::KindW;
+  function automatic logic debug_write(input logic [KW-1:0] kind);
+    return kind == tess_flit_pkg::KindDebugWrite;
+  endfunction
   logic [L*RetW-1:0] l_in, l_out, l_ret;
   always_comb begin
     l_in = '0;
     l_out = '0;
     l_ret = '0;
     for (int i = 0; i < T; i++) begin
-      l_in[(H + i)*RetW] = tin_valid[i] && tin_ready[i] && !ni_rep_sent[i];
-      l_out[(H + i)*RetW] = tout_valid[i] && tout_ready[i] && !ni_rep_take[i];
+      l_in[(H + i)*RetW] = tin_valid[i] && tin_ready[i] && !ni_rep_sent[i] && !debug_write(tin_flit[i*FW + KL +: KW]);
+      l_out[(H + i)*RetW] = tout_valid[i] && tout_ready[i] && !ni_rep_take[i] && !debug_write(tout_flit[i*FW + KL +: KW]);
       l_ret[(H + i)*RetW] = ni_rep_sent[i];
     end
     for (int h = 0; h < H; h++) begin
-      l_in[h*RetW] = m_in_valid[h] && m_in_ready[h];
-      l_out[h*RetW] = host_out_valid_o[h] && host_out_ready_i[h];
+      l_in[h*RetW] = m_in_valid[h] && m_in_ready[h] && !debug_write(host_in_flit_i[h*FW + KL +: KW]);
+      l_out[h*RetW] = host_out_valid_o[h] && host_out_ready_i[h] && !debug_write(host_out_flit_o[h*FW + KL +: KW]);
       l_ret[h*RetW] = host_out_valid_o[h] && host_out_ready_i[h] &&
           host_out_flit_o[h*FW + tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW] == tess_flit_pkg::KindRead;
     end

@@ -79,7 +79,12 @@ CardDevice::CardDevice(std::unique_ptr<CardIo> io, const arch::Target& target, c
   }
 }
 
-CardDevice::~CardDevice() = default;
+CardDevice::~CardDevice() {
+  try {
+    land_dram();
+  } catch (const std::exception&) {  // the card is being let go: nothing waits for those words
+  }
+}
 
 void CardDevice::ensure(std::unique_ptr<Buffer>& b, size_t bytes, Use use, unsigned node) {
   if (b && b->size() >= bytes) return;
@@ -90,9 +95,20 @@ void CardDevice::ensure(std::unique_ptr<Buffer>& b, size_t bytes, Use use, unsig
 }
 
 uint32_t CardDevice::read_reg(uint32_t offset) { return io_->read_reg(offset); }
-void CardDevice::write_reg(uint32_t offset, uint32_t value) { io_->write_reg(offset, value); }
+// A reset or abort waits for device memory's words first; the doorbell (the release) does not:
+// they stream on while the tiles compute.
+void CardDevice::write_reg(uint32_t offset, uint32_t value) {
+  if (offset == arch::kDevRegControl) land_dram();
+  io_->write_reg(offset, value);
+}
 
-uint32_t CardDevice::wait_event(uint32_t mask, std::chrono::milliseconds timeout) { return io_->wait_event(mask, timeout); }
+// Once the tiles reach their next host sync (or stop), device memory's words land before the
+// host does anything else: they may read them after the release that follows.
+uint32_t CardDevice::wait_event(uint32_t mask, std::chrono::milliseconds timeout) {
+  const uint32_t ev = io_->wait_event(mask, timeout);
+  if (ev & (device::kEventHostSync | device::kEventAllHalted | device::kEventError)) land_dram();
+  return ev;
+}
 
 void CardDevice::check_segment(const device::DmaSegment& s, size_t host_bytes, uint32_t state) const {
   auto bad = [&](const std::string& why) {
@@ -117,6 +133,18 @@ void CardDevice::check_status(Buffer& status, const std::string& mover) {
 }
 
 void CardDevice::transfer(std::vector<Job>& jobs) {
+  land_dram();  // its mover is node 0's, and its descriptors stay in node 0's buffer until it is done
+  start(jobs);
+  for (unsigned h = 0; h < jobs.size(); ++h) {
+    if (jobs[h].desc.empty()) continue;
+    io_->wait_h2d(h, options_.mover_timeout);
+    check_status(*nodes_[h].h2d_status, "tess_h2d of host node " + std::to_string(h));
+  }
+  for (unsigned h = 0; h < jobs.size(); ++h)
+    if (!jobs[h].reads.empty()) collect(h, jobs[h]);
+}
+
+void CardDevice::start(std::vector<Job>& jobs) {
   for (const Job& j : jobs)
     if (j.reads.size() > options_.ring_records - 1) throw DeviceError("card driver: more replies than a ring holds");
   for (unsigned h = 0; h < jobs.size(); ++h) {
@@ -138,13 +166,6 @@ void CardDevice::transfer(std::vector<Job>& jobs) {
     io_->start_h2d(h, {n.desc.get(), data, n.h2d_status.get(), static_cast<uint32_t>(j.desc.size() / 4), data_bytes,
                        target_.tiles + h, target_.tiles, target_.sram_bytes});
   }
-  for (unsigned h = 0; h < jobs.size(); ++h) {
-    if (jobs[h].desc.empty()) continue;
-    io_->wait_h2d(h, options_.mover_timeout);
-    check_status(*nodes_[h].h2d_status, "tess_h2d of host node " + std::to_string(h));
-  }
-  for (unsigned h = 0; h < jobs.size(); ++h)
-    if (!jobs[h].reads.empty()) collect(h, jobs[h]);
 }
 
 // The replies of `job`'s reads from host node `node`'s ring. Replies that match no request
@@ -231,6 +252,7 @@ uint64_t CardDevice::transfer_fenced(std::vector<Job>& jobs, const std::map<uint
 
 void CardDevice::reserve_dram(uint64_t offset, uint64_t bytes, const std::string& what) {
   device::check_device_memory_range(target_.device_memory_mib, offset, bytes, what);
+  land_dram();  // a mover still reading the buffer that may move
   const uint64_t end = offset + bytes;
   if (end > UINT32_MAX)
     throw DeviceError(what + ": bytes " + std::to_string(offset) + ".." + std::to_string(end) + " of device memory: " +
@@ -257,26 +279,42 @@ void CardDevice::dram_write(uint64_t offset, std::span<const std::byte> data) {
   dram_->write(offset, data);
 }
 
-// Landed before the release, not by the next host sync: the tiles do not touch the
-// destinations in between (the contract), so the bits are the same.
+// Started here and left streaming while the tiles compute after the release (as the
+// emulator's land by the next host sync); land_dram waits for them and fences each tile when
+// the tiles reach that sync, or before the movers or the kernel's control are used again.
 void CardDevice::dram_to_tiles(std::span<const device::DmaSegment> segments) {
   const uint32_t state = read_reg(arch::kDevRegState);
   if (state != device::kStateHostSync) throw DeviceError("dram_to_tiles: only while the tiles wait in a host sync");
   for (const auto& s : segments) check_segment(s, dram_bytes_, state);  // all or nothing
+  land_dram();
   std::vector<Job> jobs(1);
   jobs[0].from = dram_.get();
   jobs[0].from_bytes = static_cast<uint32_t>(dram_bytes_);  // at most 4 GiB - 1 (reserve_dram)
-  std::map<uint32_t, uint32_t> last;
-  uint64_t bytes = 0;
+  PendingDram p;
   for (const auto& s : segments) {
     if (s.bytes == 0) continue;
     put_desc(jobs[0].desc, s.bytes / 4, s.addr, s.tile, mv::kKindDebugWrite, static_cast<uint32_t>(s.host_offset));
-    last[s.tile] = s.addr + s.bytes - 4;
-    bytes += s.bytes;
+    p.last[s.tile] = s.addr + s.bytes - 4;
+    p.bytes += s.bytes;
   }
-  if (bytes == 0) return;
-  traffic_.dram_cycles += transfer_fenced(jobs, last);
-  traffic_.dram_bytes += bytes;
+  if (p.bytes == 0) return;
+  p.start = io_->cycles();
+  start(jobs);
+  pending_dram_ = std::move(p);
+}
+
+void CardDevice::land_dram() {
+  if (!pending_dram_) return;
+  const PendingDram p = std::move(*pending_dram_);
+  pending_dram_.reset();
+  const uint64_t c0 = io_->cycles();
+  io_->wait_h2d(0, options_.mover_timeout);
+  check_status(*nodes_[0].h2d_status, "tess_h2d of host node 0 (device memory)");
+  std::vector<Job> fence(1);
+  transfer_fenced(fence, p.last);
+  traffic_.dram_wait_cycles += io_->cycles() - c0;
+  traffic_.dram_cycles += io_->cycles() - p.start;
+  traffic_.dram_bytes += p.bytes;
 }
 
 void CardDevice::tiles_to_dram(std::span<const device::DmaSegment> segments) {

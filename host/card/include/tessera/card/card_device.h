@@ -10,7 +10,8 @@
 //
 // Device memory (streamed weights, docs/weight-streaming.md) is a buffer in card memory, in
 // the bank of host node 0's tess_h2d data: dram_to_tiles points that mover at it (no byte
-// crosses PCIe), with uncounted writes and a fence per tile, before the sync's release.
+// crosses PCIe) with uncounted writes, which stream on after the sync's release while the
+// tiles compute; a fence per tile once they reach the next host sync (land_dram).
 // tiles_to_dram reads the tiles to the host and writes the buffer (two crossings; a mover
 // that writes replies into card memory would drop them). At most 4 GiB: the descriptors'
 // data offsets are 32-bit.
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,7 +43,9 @@ struct CardOptions {
 // Bytes and kernel cycles the movers took (cycles where the CardIo counts them: card-sim).
 struct CardTraffic {
   uint64_t h2d_bytes = 0, h2d_cycles = 0, d2h_bytes = 0, d2h_cycles = 0;
-  uint64_t dram_bytes = 0, dram_cycles = 0;  // device memory to the tiles (dram_to_tiles)
+  // Device memory to the tiles (dram_to_tiles): bytes, cycles from each start until its words
+  // had landed, and of those the cycles the host waited in a host sync for them to land.
+  uint64_t dram_bytes = 0, dram_cycles = 0, dram_wait_cycles = 0;
 };
 
 class CardDevice final : public device::Device {
@@ -92,6 +96,7 @@ class CardDevice final : public device::Device {
   // Runs job h on host node h, all nodes at once: each node's tess_d2h (when it expects
   // replies) and tess_h2d are started, then waited for, then the replies collected.
   void transfer(std::vector<Job>& jobs);
+  void start(std::vector<Job>& jobs);  // transfer()'s first half: the movers started
   void collect(unsigned node, Job& job);
   void check_status(Buffer& status, const std::string& mover);
   // transfer() of writes with a fence behind them: a read of each tile's last word written
@@ -102,6 +107,8 @@ class CardDevice final : public device::Device {
   // Checks [offset, offset + bytes) against the target's device memory and the movers' 4 GiB,
   // and grows the buffer (keeping what was written, zeros between) to hold it.
   void reserve_dram(uint64_t offset, uint64_t bytes, const std::string& what);
+  // Waits for a dram_to_tiles still streaming and fences the tiles it wrote (nothing if none).
+  void land_dram();
 
   std::unique_ptr<CardIo> io_;
   const arch::Target& target_;
@@ -111,6 +118,13 @@ class CardDevice final : public device::Device {
   std::unique_ptr<Buffer> dram_;  // device memory
   uint64_t dram_bytes_ = 0;       // its bytes written from offset 0 (zeros in gaps)
   CardTraffic traffic_;
+  // A dram_to_tiles still streaming: the last word it writes on each tile, its bytes, the cycle
+  // it started.
+  struct PendingDram {
+    std::map<uint32_t, uint32_t> last;
+    uint64_t bytes = 0, start = 0;
+  };
+  std::optional<PendingDram> pending_dram_;
 };
 
 }  // namespace tessera::card
