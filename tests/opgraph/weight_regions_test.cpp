@@ -76,11 +76,7 @@ TEST(WeightRegions, BigClassifierApartFromTheConvsMatchesTheInterpreter) {
   engine.connect_stream("x", std::span(x_in));
   engine.connect_stream("y", std::span(y));
   engine.run("infer", std::chrono::minutes(2));
-  size_t bad = 0;
-  for (size_t i = 0; i < y.size(); ++i)
-    if (!(std::fabs(y[i] - ref[i]) <= 1e-5f * (1 + std::fabs(ref[i]))) && ++bad <= 3)
-      ADD_FAILURE() << "y[" << i << "] " << y[i] << ", the interpreter " << ref[i];
-  EXPECT_EQ(bad, 0u);
+  testutil::expect_matches_interpreter(y, ref);
 }
 
 }  // namespace

@@ -165,11 +165,7 @@ TEST(WeightStreaming, ModelBiggerThanTheTilesMatchesTheInterpreter) {
     engine.connect_stream("x", std::span(in));
     engine.connect_stream("y", std::span(y));
     engine.run("infer", std::chrono::minutes(5));
-    size_t bad = 0;
-    for (size_t i = 0; i < y.size(); ++i)
-      if (!(std::fabs(y[i] - ref[i]) <= 1e-5f * (1 + std::fabs(ref[i]))) && ++bad <= 3)
-        ADD_FAILURE() << "y[" << i << "] " << y[i] << ", the interpreter " << ref[i];
-    EXPECT_EQ(bad, 0u);
+    testutil::expect_matches_interpreter(y, ref);
     const runtime::RunReport& r = engine.reports().back();
     EXPECT_EQ(r.host_bytes, 4u * (2 * 1024 + 2 * 1024)) << "only the images and the outputs cross to the host";
     EXPECT_GE(r.device_memory_bytes, 2u * 4 * 512 * 1024) << "every batch streams the weights again";

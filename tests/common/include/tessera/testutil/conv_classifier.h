@@ -4,6 +4,9 @@
 // `rng` in the order conv.w, conv.b, fc.w, fc.b. The test links tessera_opgraph.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cmath>
 #include <map>
 #include <random>
 #include <string>
@@ -34,6 +37,17 @@ inline std::vector<float> evaluate_output(const opgraph::OpGraph& og,
   for (const opgraph::Op& op : og.ops())
     if (op.kind == opgraph::OpKind::kOutput) return opgraph::to_floats(v.at(op.operands[0].id));
   return {};
+}
+
+// `y` against the interpreter's `ref`, element by element within 1e-5 relative (the first
+// three differences reported).
+inline void expect_matches_interpreter(const std::vector<float>& y, const std::vector<float>& ref) {
+  ASSERT_EQ(y.size(), ref.size());
+  size_t bad = 0;
+  for (size_t i = 0; i < y.size(); ++i)
+    if (!(std::fabs(y[i] - ref[i]) <= 1e-5f * (1 + std::fabs(ref[i]))) && ++bad <= 3)
+      ADD_FAILURE() << "y[" << i << "] " << y[i] << ", the interpreter " << ref[i];
+  EXPECT_EQ(bad, 0u);
 }
 
 }  // namespace tessera::testutil
