@@ -230,47 +230,76 @@ void Machine::run_round(std::chrono::steady_clock::time_point deadline) {
     pool_->run(runnable.size(), [&r](size_t i) { r.m.tiles_[r.runnable[i]]->hart().run(r.m.options_.quantum); });
 }
 
+// Whether tile t halted in a way that is an error (a halting trap, an HTIF error, an exit
+// with a trap or another nonzero code); if so, its error recorded when `record`.
+bool Machine::bad_halt(uint32_t t, bool record) {
+  const Halt& h = tiles_[t]->hart().halt_info();
+  const TrapLatch& l = tiles_[t]->hart().trap_latch();
+  if (h.kind == Halt::Kind::kTrap) {
+    if (record)
+      fail(t, h.code, h.pc, h.tval, 0,
+           "tile " + std::to_string(t) + " halted on " + cause_name(h.code) + " at pc " + hex(h.pc) + " (mtval " +
+               hex(h.tval) + ") in superstep " + std::to_string(l.superstep));
+    return true;
+  }
+  if (h.kind == Halt::Kind::kHtifError) {
+    if (record)
+      fail_device(t, arch::kDevErrExitError, h.code,
+                  "tile " + std::to_string(t) + " wrote an unsupported HTIF command in superstep " +
+                      std::to_string(superstep_));
+    return true;
+  }
+  if (h.code & arch::kExitTrap) {
+    const uint32_t cause = h.code & ~arch::kExitTrap;
+    if (record)
+      fail(t, cause, l.pc, l.tval, 0,
+           "tile " + std::to_string(t) + " trapped: " + cause_name(cause) + " at pc " + hex(l.pc) + " (mtval " +
+               hex(l.tval) + ") in superstep " + std::to_string(l.superstep));
+    return true;
+  }
+  if (h.code != 0) {
+    std::string why = "exited with code " + hex(h.code);
+    if (h.code == arch::kExitBadHeader) why = "found no valid tile header (magic or version)";
+    else if (h.code & arch::kExitBadProgram)
+      why = "stopped on an invalid control program at word " + std::to_string(h.code & ~arch::kExitBadProgram);
+    if (record)
+      fail_device(t, arch::kDevErrExitError, h.code,
+                  "tile " + std::to_string(t) + " " + why + " in superstep " + std::to_string(superstep_));
+    return true;
+  }
+  return false;
+}
+
 bool Machine::try_resolve() {
   uint32_t running = 0, arrived = 0, halted = 0, first_halted = 0;
+  // The error of the first bad halt in time, the lowest index among those of one cycle, as
+  // the machine's bad-halt tree takes it. With the cycle model (ISS mode) each hart's cycle
+  // counts from the superstep's common start, and a tile still running at an earlier cycle
+  // could halt first: the error waits until none is. Native mode has no cycles: the lowest
+  // index.
+  constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t bad = kNone;
+  uint64_t bad_cycle = 0, first_running_cycle = UINT64_MAX;
   for (uint32_t t = 0; t < tiles_.size(); ++t) {
     Tile& tile = *tiles_[t];
     if (tile_halted(t)) {
-      const Halt& h = tile.hart().halt_info();
-      const TrapLatch& l = tile.hart().trap_latch();
-      if (h.kind == Halt::Kind::kTrap) {
-        fail(t, h.code, h.pc, h.tval, 0,
-             "tile " + std::to_string(t) + " halted on " + cause_name(h.code) + " at pc " + hex(h.pc) +
-                 " (mtval " + hex(h.tval) + ") in superstep " + std::to_string(l.superstep));
-        return false;
-      }
-      if (h.kind == Halt::Kind::kHtifError) {
-        fail_device(t, arch::kDevErrExitError, h.code,
-                    "tile " + std::to_string(t) + " wrote an unsupported HTIF command in superstep " +
-                        std::to_string(superstep_));
-        return false;
-      }
-      if (h.code & arch::kExitTrap) {
-        const uint32_t cause = h.code & ~arch::kExitTrap;
-        fail(t, cause, l.pc, l.tval, 0,
-             "tile " + std::to_string(t) + " trapped: " + cause_name(cause) + " at pc " + hex(l.pc) + " (mtval " +
-                 hex(l.tval) + ") in superstep " + std::to_string(l.superstep));
-        return false;
-      }
-      if (h.code != 0) {
-        std::string why = "exited with code " + hex(h.code);
-        if (h.code == arch::kExitBadHeader) why = "found no valid tile header (magic or version)";
-        else if (h.code & arch::kExitBadProgram)
-          why = "stopped on an invalid control program at word " + std::to_string(h.code & ~arch::kExitBadProgram);
-        fail_device(t, arch::kDevErrExitError, h.code,
-                    "tile " + std::to_string(t) + " " + why + " in superstep " + std::to_string(superstep_));
-        return false;
+      if (bad_halt(t, false)) {
+        const uint64_t c = native_ ? 0 : tile.hart().cycle();
+        if (bad == kNone || c < bad_cycle) bad = t, bad_cycle = c;
+        continue;
       }
       if (halted++ == 0) first_halted = t;
     } else if (tile.sync().arrived) {
       ++arrived;
     } else {
       ++running;
+      if (!native_) first_running_cycle = std::min(first_running_cycle, tile.hart().cycle());
     }
+  }
+  if (bad != kNone) {
+    if (first_running_cycle < bad_cycle) return false;
+    bad_halt(bad, true);
+    return false;
   }
   if (running) return false;
   if (!arrived) {

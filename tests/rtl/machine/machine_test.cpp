@@ -697,10 +697,7 @@ const TrapHalt kTrapHalts[] = {
      }},
     // Tiles 1 and 3 run the same instructions from the same release (tile 3's 32 bytes
     // further on) and halt in the same cycle on load faults at different addresses: the
-    // lowest index, tile 1, is the error, with its own pc and tval, not tile 3's. (The RTL
-    // takes the first bad halt in time, the lowest index among those of one cycle; the
-    // emulator the lowest among those halted after a round. With tile 1 one instruction later
-    // the RTL reports tile 3 and the emulator tile 1.)
+    // lowest index, tile 1, is the error, with its own pc and tval, not tile 3's.
     {"TwoTilesHaltInTheSameCycleLowestIndexWins",
      [](Ring& r) {
        uint32_t at = 0;
@@ -713,6 +710,26 @@ const TrapHalt kTrapHalts[] = {
        install_codelet(r, 3, 4, code, {0x40000300, 0, 0}, 8);
        install_codelet(r, 1, 4, code, {0x40000100, 0, 0});
        return TrapHaltWant{1, 1, 5, at, 0x40000100};
+     }},
+    // The same with one more instruction before tile 1's fault: tile 3 halts a cycle earlier and
+    // is the error, as the machine takes the first bad halt in time (the emulator's cycle model
+    // decides it; it used to take the lowest index halted after a round, tile 1).
+    {"TheFirstBadHaltInTimeWins",
+     [](Ring& r) {
+       uint32_t at3 = 0;
+       auto code = [&](uint32_t nops, uint32_t* at) {
+         return [=](Code& c) {
+           c << rv::lw(rv::kT1, rv::kA0, 0) << rv::csrw(rv::kMtvec, 0);
+           for (uint32_t i = 0; i < nops; ++i) c << rv::addi(0, 0, 0);
+           *at = c.here();
+           c << rv::lw(rv::kT2, rv::kT1, 0) << rv::ret();
+           return c.base;
+         };
+       };
+       uint32_t at1 = 0;
+       install_codelet(r, 3, 4, code(0, &at3), {0x40000300, 0, 0}, 8);
+       install_codelet(r, 1, 5, code(1, &at1), {0x40000100, 0, 0});
+       return TrapHaltWant{3, 1, 5, at3, 0x40000300};
      }},
     // Tile 2 installs a handler that steps over the trapping instruction, takes a misaligned
     // load (the first trap, in the first-trap latch), returns, sets mtvec to 0 and halts on an

@@ -81,6 +81,9 @@ class Machine final : public device::Device {
   void run_round(std::chrono::steady_clock::time_point deadline);
   // Acts on a barrier every tile has reached (or on halts); false if nothing to do yet.
   bool try_resolve();
+  // Whether the tile halted in error (a halting trap, an HTIF error, a nonzero exit); if so
+  // and `record`, that error is the machine's.
+  bool bad_halt(uint32_t tile, bool record);
   void resolve_barrier(uint32_t kind);
   // Applies every started send list after checking them all; sets an error instead if
   // any write would go twice to one address, into a source, or into firmware memory.
