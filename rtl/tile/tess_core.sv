@@ -3,8 +3,9 @@
 // the SRAM's output register, or out of the fetch's queue while E1 waits; decode), E1
 // (issue), E2, E3, E4, W. Loads read SRAM port B in E1 and take its output register's word
 // in E3 (docs/timing.md, path 2).
-// Only the fetch (F, D and its queue) and E1 stall; E2..W always advance, so each unit's result arrives in a fixed
-// stage and the cycles per instruction class equal arch/latency.toml (docs/tile-rtl.md).
+// Only the fetch (F, D and its queue) and E1 stall; E2..W always advance, so each unit's
+// result arrives in a fixed stage and the cycles per instruction class equal
+// arch/latency.toml (docs/tile-rtl.md).
 module tess_core #(
   parameter int unsigned SramBytes = 65536,
   parameter int unsigned Aw = $clog2(SramBytes / 4)
