@@ -1,8 +1,11 @@
 // The tile core: RV32IMF + Zicsr + Zifencei, machine mode, in order, single issue.
-// Stages F (pc to SRAM port A), D (word out of SRAM, or out of a holding register while
-// E1 waits; decode), E1 (issue), E2, E3, E4, W.
-// Only F, D and E1 stall; E2..W always advance, so each unit's result arrives in a fixed
-// stage and the cycles per instruction class equal arch/latency.toml (docs/tile-rtl.md).
+// Stages F (pc to SRAM port A), M (the word in the SRAM's read register), D (word out of
+// the SRAM's output register, or out of the fetch's queue while E1 waits; decode), E1
+// (issue), E2, E3, E4, W. Loads read SRAM port B in E1 and take its output register's word
+// in E3 (docs/timing.md, path 2).
+// Only the fetch (F, D and its queue) and E1 stall; E2..W always advance, so each unit's
+// result arrives in a fixed stage and the cycles per instruction class equal
+// arch/latency.toml (docs/tile-rtl.md).
 module tess_core #(
   parameter int unsigned SramBytes = 65536,
   parameter int unsigned Aw = $clog2(SramBytes / 4)
@@ -285,7 +288,7 @@ module tess_core #(
     case (e1_dec_q.res_sel)
       tess_core_pkg::RES_LINK: e1_res = pc_plus4;
       tess_core_pkg::RES_CSR: e1_res = csr_rdata;
-      tess_core_pkg::RES_LOAD: e1_res = rb_rdata_i;    // a register-block load: its data now; SRAM data in E2
+      tess_core_pkg::RES_LOAD: e1_res = rb_rdata_i;    // a register-block load: its data now; SRAM data in E3
       tess_core_pkg::RES_DIV: e1_res = div_res;
       tess_core_pkg::RES_FPU: begin
         if (e1_dec_q.fpu_iter) begin e1_res = fpu_res_div; e1_flags = fpu_flags_div; end
@@ -300,7 +303,8 @@ module tess_core #(
   logic [2:0] prod;
   always_comb begin
     case (e1_dec_q.cls)
-      tess_insn_pkg::CLS_LOAD, tess_insn_pkg::CLS_FCVT: prod = 3'd2;
+      tess_insn_pkg::CLS_FCVT: prod = 3'd2;
+      tess_insn_pkg::CLS_LOAD: prod = 3'd3;
       tess_insn_pkg::CLS_FADD, tess_insn_pkg::CLS_FMUL, tess_insn_pkg::CLS_FMA,
       tess_insn_pkg::CLS_MUL: prod = 3'd4;
       default: prod = 3'd1;
@@ -469,34 +473,35 @@ module tess_core #(
     end
   end
 
-  // Load data in E2: SRAM word (or the register block's, captured in E1), then the lanes.
+  // Load data in E3: the word from SRAM port B's output register (read in E1, two cycles
+  // ago), or the register block's (captured in E1), then the lanes. The SRAM's output is a
+  // flop, so this path is the lane shift and sign extension into e4_q alone.
   logic [31:0] load_word, load_val;
-  assign load_word = e2_q.mem_rb ? e2_q.mem_rdata : dmem_rdata_i;
+  assign load_word = e3_q.mem_rb ? e3_q.mem_rdata : dmem_rdata_i;
   always_comb begin : load_lanes
     logic [31:0] sh;
-    sh = load_word >> {e2_q.mem_addr[1:0], 3'b000};
-    case (e2_q.mem_size)
-      tess_core_pkg::SZ_B: load_val = e2_q.mem_unsigned ? {24'd0, sh[7:0]} : {{24{sh[7]}}, sh[7:0]};
-      tess_core_pkg::SZ_H: load_val = e2_q.mem_unsigned ? {16'd0, sh[15:0]} : {{16{sh[15]}}, sh[15:0]};
+    sh = load_word >> {e3_q.mem_addr[1:0], 3'b000};
+    case (e3_q.mem_size)
+      tess_core_pkg::SZ_B: load_val = e3_q.mem_unsigned ? {24'd0, sh[7:0]} : {{24{sh[7]}}, sh[7:0]};
+      tess_core_pkg::SZ_H: load_val = e3_q.mem_unsigned ? {16'd0, sh[15:0]} : {{16{sh[15]}}, sh[15:0]};
       default: load_val = load_word;
     endcase
   end
 
-  // Results are produced in E1, E2 (loads, fcvt) or E4 (the FMA pipeline: fadd, fmul, fma;
-  // the multiplier); E3 only carries them.
+  // Results are produced in E1, E2 (fcvt), E3 (loads) or E4 (the FMA pipeline: fadd, fmul,
+  // fma; the multiplier).
   tess_core_pkg::stage_t e3_d, e4_d, w_d;
   always_comb begin
     e3_d = e2_q;
-    if (e2_q.valid && !e2_q.trap && e2_q.prod == 3'd2) begin
-      if (e2_q.mem_re) begin
-        e3_d.res = load_val;
-        e3_d.mem_rdata = load_word;
-      end else begin  // fcvt
-        e3_d.res = fpu_res2;
-        e3_d.flags = fpu_flags2;
-      end
+    if (e2_q.valid && !e2_q.trap && e2_q.prod == 3'd2) begin  // fcvt
+      e3_d.res = fpu_res2;
+      e3_d.flags = fpu_flags2;
     end
     e4_d = e3_q;
+    if (e3_q.valid && !e3_q.trap && e3_q.prod == 3'd3) begin  // loads
+      e4_d.res = load_val;
+      e4_d.mem_rdata = load_word;
+    end
     w_d = e4_q;
     if (e4_q.valid && !e4_q.trap && e4_q.prod == 3'd4) begin
       if (e4_q.fpu) begin

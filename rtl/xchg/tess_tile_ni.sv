@@ -134,30 +134,40 @@ module tess_tile_ni #(
   assign ext_be_o = ej_mask;
   assign ext_wdata_o = ej_data;
 
-  // What the read issued this cycle is for; its data arrives the next cycle.
+  // What the read issued this cycle is for; its data arrives two cycles later (the SRAM's
+  // read register, then its output register: tess_sram_tdp). tag1_* follow the read through
+  // the first cycle, tag_* describe the word on ext_rdata_i.
   localparam logic [1:0] TagNone = 2'd0, TagReply = 2'd1, TagEntry = 2'd2, TagWord = 2'd3;
-  logic [1:0]  tag_q;
-  logic [1:0]  tag_k_q;
-  logic [15:0] tag_node_q;
-  logic [29:0] tag_addr_q;
+  logic [1:0]  tag1_q, tag_q;
+  logic [1:0]  tag1_k_q, tag_k_q;
+  logic [15:0] tag1_node_q, tag_node_q;
+  logic [29:0] tag1_addr_q, tag_addr_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      tag1_q <= TagNone;
+      tag1_k_q <= 2'd0;
+      tag1_node_q <= 16'd0;
+      tag1_addr_q <= 30'd0;
       tag_q <= TagNone;
       tag_k_q <= 2'd0;
       tag_node_q <= 16'd0;
       tag_addr_q <= 30'd0;
     end else begin
-      tag_q <= TagNone;
+      tag1_q <= TagNone;
       if (ej_read) begin
-        tag_q <= TagReply;
-        tag_node_q <= ej_src;
-        tag_addr_q <= ej_addr;
+        tag1_q <= TagReply;
+        tag1_node_q <= ej_src;
+        tag1_addr_q <= ej_addr;
       end else if (eng_grant) begin
-        tag_q <= st_q == SEntry ? TagEntry : TagWord;
-        tag_k_q <= k_q;
-        tag_node_q <= dst_node_q;
-        tag_addr_q <= dst_q[31:2];
+        tag1_q <= st_q == SEntry ? TagEntry : TagWord;
+        tag1_k_q <= k_q;
+        tag1_node_q <= dst_node_q;
+        tag1_addr_q <= dst_q[31:2];
       end
+      tag_q <= tag1_q;
+      tag_k_q <= tag1_k_q;
+      tag_node_q <= tag1_node_q;
+      tag_addr_q <= tag1_addr_q;
     end
   end
 
@@ -273,13 +283,13 @@ module tess_tile_ni #(
             if (k_q == 2'd3) st_q <= SEntryWait;
           end
         end
-        SEntryWait: st_q <= SSetup;  // the last entry word lands in ent_q now
+        SEntryWait: st_q <= SSetup;  // the last entry word is on ext_rdata_i next cycle
         SSetup: begin
           if (!rep_q) begin  // (with rep_q set, ent_q holds the SendRepeat, ready)
             src_q <= ent_q[0];
             words_q <= {2'b00, ent_q[1][31:2]};
             dst_node_q <= ent_q[2][15:0];
-            dst_q <= ent_q[3];
+            dst_q <= ent_wdata;  // the last word, on ext_rdata_i now (ent_q[3] at this edge)
           end
           if (!rep_q && ent_q[2][31] && !last_slot) begin
             rep_q <= 1'b1;                  // read the SendRepeat slot next

@@ -222,9 +222,11 @@ uint32_t VltTile::read_word(uint32_t addr) {
   top_->ext_addr_i = addr & ~3u;
   top_->ext_be_i = 0;
   tick();
-  const uint32_t v = top_->ext_rdata_o;
+  // The word is on ext_rdata_o two cycles after the request (the SRAM's read register, then
+  // its output register); the port is free for the core in the second.
   set_ext_idle();
-  return v;
+  tick();
+  return top_->ext_rdata_o;
 }
 
 void VltTile::write_word(uint32_t addr, uint32_t data, uint32_t be) {
