@@ -711,8 +711,8 @@ const TrapHalt kTrapHalts[] = {
        install_codelet(r, 1, 4, code, {0x40000100, 0, 0});
        return TrapHaltWant{1, 1, 5, at, 0x40000100};
      }},
-    // The same with one more instruction before tile 1's fault: tile 3 halts a cycle earlier and
-    // is the error, as the machine takes the first bad halt in time (the emulator's cycle model
+    // The same with four more instructions before tile 1's fault: tile 3 halts earlier and is
+    // the error, as the machine takes the first bad halt in time (the emulator's cycle model
     // decides it; it used to take the lowest index halted after a round, tile 1).
     {"TheFirstBadHaltInTimeWins",
      [](Ring& r) {
@@ -728,7 +728,7 @@ const TrapHalt kTrapHalts[] = {
        };
        uint32_t at1 = 0;
        install_codelet(r, 3, 4, code(0, &at3), {0x40000300, 0, 0}, 8);
-       install_codelet(r, 1, 5, code(1, &at1), {0x40000100, 0, 0});
+       install_codelet(r, 1, 8, code(4, &at1), {0x40000100, 0, 0});
        return TrapHaltWant{3, 1, 5, at3, 0x40000300};
      }},
     // Tile 2 installs a handler that steps over the trapping instruction, takes a misaligned
