@@ -532,6 +532,16 @@ module tess_core #(
   end
 
   // ---- Retire -----------------------------------------------------------------------------
+  // The lock-step harnesses' port: nothing on the FPGA reads it. Tied off in synthesis, so
+  // the fields that ride the pipeline only to be retired (the instruction word, the memory
+  // access's address and data, the flags) leave no flops, even when a tile is synthesized
+  // alone (scripts/area).
+`ifdef SYNTHESIS
+  assign {retire_valid_o, retire_pc_o, retire_insn_o, retire_trap_o, retire_cause_o, retire_tval_o, retire_halt_o,
+          retire_rd_we_o, retire_rd_fp_o, retire_rd_o, retire_rd_wdata_o, retire_timing_o, retire_mem_re_o,
+          retire_mem_we_o, retire_mem_addr_o, retire_mem_be_o, retire_mem_wdata_o, retire_mem_rdata_o, retire_flags_o,
+          retire_cycle_o} = '0;
+`else
   assign retire_valid_o = w_q.valid;
   assign retire_pc_o = w_q.pc;
   assign retire_insn_o = w_q.insn;
@@ -552,6 +562,7 @@ module tess_core #(
   assign retire_mem_rdata_o = w_q.mem_rdata;
   assign retire_flags_o = w_q.flags;
   assign retire_cycle_o = mcycle_o;
+`endif
 
   assign halted_o = halted_q && !e2_q.valid && !e3_q.valid && !e4_q.valid && !w_q.valid;
 `undef TESS_WRITES
