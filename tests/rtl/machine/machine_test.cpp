@@ -27,26 +27,13 @@
 #include "tessera/runtime/engine.h"
 #include "tessera/vlt/vlt_machine.h"
 #include "firmware_fixture.h"
+#include "ring.h"
 #include "tiny_graph.h"
 #include "to_executable.h"
 
 namespace tessera::testing {
 namespace {
 
-
-std::unique_ptr<emu::Machine> make_emu(emu::Mode mode) {
-  emu::MachineOptions o;
-  o.target = &tiny();
-  o.mode = mode;
-  auto m = std::make_unique<emu::Machine>(o);
-  m->load_firmware(firmware_elf());
-  return m;
-}
-std::unique_ptr<vlt::VltMachine> make_vlt() {
-  auto m = std::make_unique<vlt::VltMachine>();
-  m->load_firmware(firmware_elf());
-  return m;
-}
 
 const exe::Executable& tiny_exe() {
   static const exe::Executable e = [] {
@@ -335,39 +322,6 @@ TEST(Machine, ACorruptedWordInRtlMemoryShowsInTheComparison) {
   EXPECT_EQ(differ, 1u);
 }
 
-// A ring on the four tiles: every tile sends its 4-word `out` to the next tile's `in`
-// (exchange 0), then copies `in` to `out` (compute set 0), `rounds` times; tests/machine's
-// errors_test.cpp has the 16-tile original.
-struct Ring {
-  static constexpr uint32_t kWords = 4;
-  std::vector<uint32_t> in, out;
-  handbuilt::ProgramBuilder b;
-
-  explicit Ring(uint32_t rounds = 3) : b(4, handbuilt::firmware_layout(firmware_elf(), tiny())) {
-    for (uint32_t t = 0; t < 4; ++t) {
-      in.push_back(b.alloc(t, kWords));
-      out.push_back(b.put(t, {t * 16 + 1, t * 16 + 2, t * 16 + 3, t * 16 + 4}));
-    }
-    for (uint32_t t = 0; t < 4; ++t) {
-      b.add_send(t, 0, out[t], kWords * 4, (t + 1) % 4, in[(t + 1) % 4]);
-      b.expect((t + 1) % 4, 0, kWords);
-      b.add_vertex(t, 0, handbuilt::kCodelet_copy, {out[t], in[t], kWords});
-    }
-    b.program() = {arch::kCtlRepeat, rounds, 4, arch::kCtlExchange, 0, arch::kCtlExecute, 0, arch::kCtlEnd};
-  }
-};
-
-// Loads `r` onto `dev`, runs it to the end or an error; returns the events and the ERR_*
-// registers (tile, superstep, cause, detail).
-struct RunResult {
-  uint32_t events = 0, err_tile = 0, err_superstep = 0, err_cause = 0, err_pc = 0, err_tval = 0, err_detail = 0;
-  std::vector<uint32_t> outs;
-  bool operator==(const RunResult&) const = default;
-};
-struct Region {
-  uint32_t tile, addr, words;
-};
-
 // The all-to-all exchange: every tile of four sends a block of `block` words to each of the
 // other three (three send entries; every receiving port takes flits from three senders at once
 // while its own engine reads its SRAM through the same port); `read` gets the blocks received.
@@ -390,32 +344,6 @@ std::vector<uint32_t> all_to_all(handbuilt::ProgramBuilder& b, std::vector<Regio
         read.push_back({d, dst[d][t], block});
       }
   return src;
-}
-
-RunResult run_program(device::Device& dev, handbuilt::ProgramBuilder& b, const std::vector<Region>& read) {
-  dev.write_reg(arch::kDevRegControl, device::kControlReset);
-  b.load(dev);
-  dev.write_reg(arch::kDevRegControl, device::kControlStart);
-  RunResult res;
-  res.events = dev.wait_event(device::kEventAllHalted | device::kEventError, std::chrono::seconds(60));
-  res.err_tile = dev.read_reg(arch::kDevRegErrTile);
-  res.err_superstep = dev.read_reg(arch::kDevRegErrSuperstep);
-  res.err_cause = dev.read_reg(arch::kDevRegErrCause);
-  res.err_detail = dev.read_reg(arch::kDevRegErrDetail);
-  res.err_pc = dev.read_reg(arch::kDevRegErrPc);
-  res.err_tval = dev.read_reg(arch::kDevRegErrTval);
-  for (const Region& r : read) {
-    std::vector<uint32_t> w(r.words);
-    const device::DmaSegment s{r.tile, r.addr, r.words * 4, 0};
-    dev.dma_read({&s, 1}, std::as_writable_bytes(std::span(w)));
-    res.outs.insert(res.outs.end(), w.begin(), w.end());
-  }
-  return res;
-}
-RunResult run_ring(device::Device& dev, Ring& r) {
-  std::vector<Region> read;
-  for (uint32_t t = 0; t < 4; ++t) read.push_back({t, r.out[t], Ring::kWords});
-  return run_program(dev, r.b, read);
 }
 
 TEST(Machine, RingRunsTheSameOnEmulatorAndRtl) {
@@ -570,237 +498,6 @@ TEST_P(Errors, ReachTheRegistersOnTheRtlAsOnTheEmulator) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ring, Errors, ::testing::ValuesIn(kBroken), [](const auto& i) { return std::string(i.param.name); });
-
-// A tile that halts ON a trap (docs/isa.md "Traps": a trap while mtvec is 0, or at the
-// handler's own first instruction), not through the runtime's handler (TrapInACodelet above,
-// which exits with kExitTrap | mcause): ERR_CAUSE is the halting trap's mcause, ERR_DETAIL 0,
-// ERR_PC and ERR_TVAL the halting trap's pc and tval, also when an earlier trap was taken.
-// The trapping code is a codelet of the test's own: its words (encoded below) are written into
-// the tile's memory and that tile's entry of the firmware's codelet table for `fill`, which
-// the ring does not use, points at them; a `fill` vertex after the ring's copy calls it. The
-// ERR_* registers of the RTL must equal the emulator's (ISS mode) and what the program says:
-// the address of the halting instruction, the bad address or the instruction's bits.
-namespace rv {
-constexpr uint32_t kRa = 1, kT0 = 5, kT1 = 6, kT2 = 7, kA0 = 10;
-constexpr uint32_t kMtvec = 0x305, kMepc = 0x341;
-constexpr uint32_t i_type(uint32_t op, uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm) {
-  return (static_cast<uint32_t>(imm) & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-constexpr uint32_t addi(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(0x13, 0, rd, rs1, imm); }
-constexpr uint32_t lw(uint32_t rd, uint32_t rs1, int32_t imm) { return i_type(0x03, 2, rd, rs1, imm); }
-constexpr uint32_t sw(uint32_t rs2, uint32_t rs1, int32_t imm) {
-  const uint32_t i = static_cast<uint32_t>(imm) & 0xfff;
-  return (i >> 5) << 25 | rs2 << 20 | rs1 << 15 | 2 << 12 | (i & 0x1f) << 7 | 0x23;
-}
-constexpr uint32_t bne(uint32_t rs1, uint32_t rs2, int32_t off) {
-  const uint32_t o = static_cast<uint32_t>(off) & 0x1fff;
-  return (o >> 12) << 31 | (o >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | 1 << 12 | (o >> 1 & 0xf) << 8 |
-         (o >> 11 & 1) << 7 | 0x63;
-}
-constexpr uint32_t ret() { return i_type(0x67, 0, 0, kRa, 0); }  // jalr zero, 0(ra)
-constexpr uint32_t csrw(uint32_t csr, uint32_t rs1) { return i_type(0x73, 1, 0, rs1, static_cast<int32_t>(csr)); }
-constexpr uint32_t csrr(uint32_t rd, uint32_t csr) { return i_type(0x73, 2, rd, 0, static_cast<int32_t>(csr)); }
-constexpr uint32_t kEcall = 0x00000073, kEbreak = 0x00100073, kMret = 0x30200073;
-constexpr uint32_t kIllegal = 0xbad0000b;  // the custom-0 major opcode: no RV32IMF instruction
-// li rd, value as lui + addi (always two words).
-inline std::vector<uint32_t> li(uint32_t rd, uint32_t value) {
-  const uint32_t lo = value & 0xfff, hi = (value + 0x800) & 0xfffff000u;
-  return {hi | rd << 7 | 0x37, addi(rd, rd, static_cast<int32_t>(lo << 20) >> 20)};
-}
-}  // namespace rv
-
-// A codelet's words as they are assembled, at the address they will have.
-struct Code {
-  uint32_t base = 0;
-  std::vector<uint32_t> words;
-  uint32_t here() const { return base + 4 * static_cast<uint32_t>(words.size()); }
-  Code& operator<<(uint32_t w) {
-    words.push_back(w);
-    return *this;
-  }
-  Code& operator<<(const std::vector<uint32_t>& w) {
-    words.insert(words.end(), w.begin(), w.end());
-    return *this;
-  }
-};
-
-uint32_t firmware_word(uint32_t addr) {
-  for (const exe::ElfSegment& s : firmware_elf().segments)
-    if (addr >= s.addr && addr + 4 <= s.addr + s.data.size()) {
-      uint32_t w;
-      std::memcpy(&w, s.data.data() + (addr - s.addr), 4);
-      return w;
-    }
-  ADD_FAILURE() << "no firmware bytes at " << std::hex << addr;
-  return 0;
-}
-
-// Puts `pad` words, then the codelet `assemble` writes (it is given its base address and
-// returns where it is entered), on `tile` of `r`, points the tile's `fill` entry of the codelet
-// table at it and adds a `fill` vertex with `state` (after the ring's copy, compute set 0).
-// Returns the codelet's base address.
-uint32_t install_codelet(Ring& r, uint32_t tile, uint32_t words, const std::function<uint32_t(Code&)>& assemble,
-                         const std::vector<uint32_t>& state = {0, 0, 0}, uint32_t pad = 0) {
-  // The table holds 5 words an entry (codelets.h: id, state_words, name, signature, fn).
-  const uint32_t table = firmware_elf().symbol("tessera_codelet_table");
-  const uint32_t fn = table + 20 * handbuilt::kCodelet_fill + 16;
-  EXPECT_NE(table, 0u);
-  EXPECT_EQ(firmware_word(fn), firmware_elf().symbol("codelet_fill")) << "the codelet table's layout changed";
-  if (pad) r.b.alloc(tile, pad);
-  Code c;
-  c.base = r.b.alloc(tile, words);
-  const uint32_t entry = assemble(c);
-  EXPECT_EQ(c.words.size(), words);
-  r.b.write(tile, c.base, c.words);
-  r.b.write(tile, fn, {entry});
-  r.b.add_vertex(tile, 0, handbuilt::kCodelet_fill, state);
-  return c.base;
-}
-
-// What the ERR_* registers must show: from the program, not from either backend.
-struct TrapHaltWant {
-  uint32_t tile, superstep, cause, pc, tval;
-};
-struct TrapHalt {
-  const char* name;
-  std::function<TrapHaltWant(Ring&)> install;  // called once for each backend's ring
-};
-
-constexpr uint32_t kBadAddr = 0x40001234;  // neither SRAM nor the register block
-
-const TrapHalt kTrapHalts[] = {
-    // Tile 2 calls the codelet once a round; on the third call (superstep 3) it sets mtvec to 0
-    // and runs an illegal instruction: mtval is the instruction's bits.
-    {"IllegalInstructionWithMtvecZero",
-     [](Ring& r) {
-       uint32_t at = 0;
-       install_codelet(r, 2, 8, [&](Code& c) {
-         c << rv::lw(rv::kT0, rv::kA0, 0) << rv::addi(rv::kT0, rv::kT0, 1) << rv::sw(rv::kT0, rv::kA0, 0)
-           << rv::addi(rv::kT1, 0, 3) << rv::bne(rv::kT0, rv::kT1, 12) << rv::csrw(rv::kMtvec, 0);
-         at = c.here();
-         c << rv::kIllegal << rv::ret();
-         return c.base;
-       });
-       return TrapHaltWant{2, 3, 2, at, rv::kIllegal};
-     }},
-    // Tile 3, mtvec 0, loads from an address with no memory: mtval is the address.
-    {"LoadAccessFaultWithMtvecZero",
-     [](Ring& r) {
-       uint32_t at = 0;
-       install_codelet(r, 3, 5, [&](Code& c) {
-         c << rv::csrw(rv::kMtvec, 0) << rv::li(rv::kT1, kBadAddr);
-         at = c.here();
-         c << rv::lw(rv::kT2, rv::kT1, 0) << rv::ret();
-         return c.base;
-       });
-       return TrapHaltWant{3, 1, 5, at, kBadAddr};
-     }},
-    // Tiles 1 and 3 run the same instructions from the same release (tile 3's 32 bytes
-    // further on) and halt in the same cycle on load faults at different addresses: the
-    // lowest index, tile 1, is the error, with its own pc and tval, not tile 3's.
-    {"TwoTilesHaltInTheSameCycleLowestIndexWins",
-     [](Ring& r) {
-       uint32_t at = 0;
-       auto code = [&](Code& c) {
-         c << rv::lw(rv::kT1, rv::kA0, 0) << rv::csrw(rv::kMtvec, 0);
-         at = c.here();
-         c << rv::lw(rv::kT2, rv::kT1, 0) << rv::ret();
-         return c.base;
-       };
-       install_codelet(r, 3, 4, code, {0x40000300, 0, 0}, 8);
-       install_codelet(r, 1, 4, code, {0x40000100, 0, 0});
-       return TrapHaltWant{1, 1, 5, at, 0x40000100};
-     }},
-    // The same with four more instructions before tile 1's fault: tile 3 halts earlier and is
-    // the error, as the machine takes the first bad halt in time (the emulator's cycle model
-    // decides it; it used to take the lowest index halted after a round, tile 1).
-    {"TheFirstBadHaltInTimeWins",
-     [](Ring& r) {
-       uint32_t at3 = 0;
-       auto code = [&](uint32_t nops, uint32_t* at) {
-         return [=](Code& c) {
-           c << rv::lw(rv::kT1, rv::kA0, 0) << rv::csrw(rv::kMtvec, 0);
-           for (uint32_t i = 0; i < nops; ++i) c << rv::addi(0, 0, 0);
-           *at = c.here();
-           c << rv::lw(rv::kT2, rv::kT1, 0) << rv::ret();
-           return c.base;
-         };
-       };
-       uint32_t at1 = 0;
-       install_codelet(r, 3, 4, code(0, &at3), {0x40000300, 0, 0}, 8);
-       install_codelet(r, 1, 8, code(4, &at1), {0x40000100, 0, 0});
-       return TrapHaltWant{3, 1, 5, at3, 0x40000300};
-     }},
-    // Tile 2 installs a handler that steps over the trapping instruction, takes a misaligned
-    // load (the first trap, in the first-trap latch), returns, sets mtvec to 0 and halts on an
-    // illegal instruction: ERR_PC/ERR_TVAL are the second trap's.
-    {"HandledTrapThenAHaltingOne",
-     [](Ring& r) {
-       uint32_t at = 0;
-       install_codelet(r, 2, 11, [&](Code& c) {
-         c << rv::csrr(rv::kT0, rv::kMepc) << rv::addi(rv::kT0, rv::kT0, 4) << rv::csrw(rv::kMepc, rv::kT0)
-           << rv::kMret;
-         const uint32_t entry = c.here();
-         c << rv::li(rv::kT0, c.base) << rv::csrw(rv::kMtvec, rv::kT0) << rv::lw(rv::kT1, rv::kA0, 2)
-           << rv::csrw(rv::kMtvec, 0);
-         at = c.here();
-         c << rv::kIllegal << rv::ret();
-         return entry;
-       });
-       return TrapHaltWant{2, 1, 2, at, rv::kIllegal};
-     }},
-    // Tile 1: an ecall is taken into a handler whose first instruction faults (pc = mtvec).
-    {"TrapAtTheHandlersFirstInstruction",
-     [](Ring& r) {
-       uint32_t handler = 0;
-       install_codelet(r, 1, 8, [&](Code& c) {
-         handler = c.base;
-         c << rv::lw(rv::kT2, rv::kT1, 0);
-         const uint32_t entry = c.here();
-         c << rv::li(rv::kT1, kBadAddr) << rv::li(rv::kT0, c.base) << rv::csrw(rv::kMtvec, rv::kT0) << rv::kEcall
-           << rv::ret();
-         return entry;
-       });
-       return TrapHaltWant{1, 1, 5, handler, kBadAddr};
-     }},
-    // Tile 3: mtvec where there is no memory; an ebreak is taken and the fetch at mtvec faults.
-    {"FetchFaultAtABadMtvec",
-     [](Ring& r) {
-       install_codelet(r, 3, 5, [&](Code& c) {
-         c << rv::li(rv::kT0, 0x10000000) << rv::csrw(rv::kMtvec, rv::kT0) << rv::kEbreak << rv::ret();
-         return c.base;
-       });
-       return TrapHaltWant{3, 1, 1, 0x10000000, 0x10000000};
-     }},
-};
-
-void PrintTo(const TrapHalt& x, std::ostream* os) { *os << x.name; }
-
-class TrapHalts : public ::testing::TestWithParam<TrapHalt> {};
-
-TEST_P(TrapHalts, ReportTheHaltingTrapOnTheRtlAsOnTheEmulator) {
-  const TrapHalt& x = GetParam();
-  auto iss = make_emu(emu::Mode::kIss);
-  auto rtl = make_vlt();
-  Ring r1, r2;
-  const TrapHaltWant want = x.install(r1);
-  x.install(r2);
-  const RunResult a = run_ring(*iss, r1), b = run_ring(*rtl, r2);
-  for (const auto& [who, res] : {std::pair<const char*, const RunResult&>{"emulator", a}, {"RTL", b}}) {
-    SCOPED_TRACE(who);
-    EXPECT_EQ(res.events & device::kEventError, device::kEventError);
-    EXPECT_EQ(res.err_tile, want.tile);
-    EXPECT_EQ(res.err_superstep, want.superstep);
-    EXPECT_EQ(res.err_cause, want.cause);
-    EXPECT_EQ(res.err_detail, 0u);
-    EXPECT_EQ(res.err_pc, want.pc) << std::hex << "ERR_PC " << res.err_pc << ", want " << want.pc;
-    EXPECT_EQ(res.err_tval, want.tval) << std::hex << "ERR_TVAL " << res.err_tval << ", want " << want.tval;
-  }
-  EXPECT_EQ(a, b) << "emulator: " << iss->error_detail() << "\nRTL: " << rtl->error_detail();
-}
-
-INSTANTIATE_TEST_SUITE_P(Ring, TrapHalts, ::testing::ValuesIn(kTrapHalts),
-                         [](const auto& i) { return std::string(i.param.name); });
 
 // What the host sees of a stopped device: the registers and the ring's buffers.
 struct Frozen {
