@@ -488,6 +488,7 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
   for (uint32_t v = 0; v < m.tensors.size(); ++v)
     for (uint32_t i = 0; i < m.tensors[v].size(); ++i) placed[m.tensors[v][i].tile].emplace_back(v, i);
   uint32_t worst = tiles;  // the fullest tile that does not fit
+  TilePeak worst_peak;
   for (uint32_t t = 0; t < tiles; ++t) {
     m.tiles[t].usage.landing = peak(landing[t]).bytes;
     m.tiles[t].usage.tensors = peak(user[t]).bytes;
@@ -496,13 +497,13 @@ MemoryPlan plan_memory(const graph::Graph& g, const Lowered& l, ExchangePlan& x,
     m.errors.push_back("tile " + std::to_string(t) + " needs " + std::to_string(m.tiles[t].needed) +
                        " bytes above the firmware, " + std::to_string(alloc[t].available()) +
                        " available; largest tensors there: " + largest_tensors(g, m, placed[t]));
-    const TilePeak p = tile_peak(g, blocks, tile_order[t]);
+    TilePeak p = tile_peak(g, blocks, tile_order[t]);
     std::vector<std::pair<uint32_t, uint32_t>>& temps = m.peak_temporaries.emplace_back();
     for (const Block* b : p.temps) temps.emplace_back(b->var, b->bytes);
-    if (worst == tiles || m.tiles[t].needed > m.tiles[worst].needed) worst = t;
+    if (worst == tiles || m.tiles[t].needed > m.tiles[worst].needed) worst = t, worst_peak = std::move(p);
   }
   // What is live at the fullest tile's peak, and when.
-  if (worst < tiles) m.peak = peak_report(g, live, tile_peak(g, blocks, tile_order[worst]), worst);
+  if (worst < tiles) m.peak = peak_report(g, live, worst_peak, worst);
   return m;
 }
 
