@@ -79,7 +79,7 @@ using LowerWith = std::function<graph::Graph(const Proportions&, std::vector<opg
 // compile_and_write of the graph `lower` builds: from memory proportion `first`, once if
 // `is_fixed` (the user's --memory-proportion). Else, while the graph does not fit, lowered
 // again: with half the share for the ops whose temporaries take the most at the peaks of the
-// tiles that do not fit (opgraph::ops_to_shrink; kOpRounds times at most), or, where the
+// tiles that do not fit (opgraph::OpShrinker; kOpRounds times at most), or, where the
 // lowering named no ops, none can shrink or a smaller share left an op no plan, with half the
 // proportion for every op, down to 1/16; saying so each time.
 exe::Executable compile_with_proportions(double first, bool is_fixed, const passes::CompileOptions& o,

@@ -61,6 +61,7 @@ exe::Executable compile_with_proportions(double first, bool is_fixed, const pass
   // Rounds of smaller shares for single ops left, and the shares before the last round.
   int op_rounds = kOpRounds;
   std::optional<std::map<size_t, double>> before;
+  opgraph::OpShrinker shrinker;
   for (double& p = props.all;;) {
     tried.insert(p);
     std::optional<graph::Graph> g;
@@ -96,16 +97,17 @@ exe::Executable compile_with_proportions(double first, bool is_fixed, const pass
       fit_error = std::current_exception();
       // The ops whose temporaries fill the tiles that do not fit get half their share; the
       // others keep theirs. Where the memory plan names none that can shrink, every op does.
+      // An op whose plan the last round's less did not change names the next op on its
+      // tiles too (opgraph::OpShrinker).
+      const std::map<size_t, double> ops_before = props.ops;
       const std::map<size_t, std::string> shrink =
-          op_rounds > 0 ? ops_to_shrink(e.peaks, lowered, props) : std::map<size_t, std::string>{};
+          op_rounds > 0 ? shrinker.next(e.peaks, lowered, props) : std::map<size_t, std::string>{};
       if (!shrink.empty()) {
         --op_rounds;
-        before = props.ops;
+        before = ops_before;
         std::string names;
-        for (const auto& [op, name] : shrink) {
-          names += (names.empty() ? "" : ", ") + name + " " + proportion(props.of(op) / 2);
-          props.ops[op] = props.of(op) / 2;
-        }
+        for (const auto& [op, name] : shrink)
+          names += (names.empty() ? "" : ", ") + name + " " + proportion(props.of(op));
         note("does not fit with memory proportion " + proportion(p) + ": lowering again with less for the ops whose " +
              "temporaries fill the tiles that do not fit: " + names);
         continue;

@@ -65,10 +65,12 @@ int compile_onnx_train(const CompileArgs& c, const CompileTrainArgs& t, const CL
     }
   const bool fixed = cmd.count("--memory-proportion") > 0;
   compile_with_proportions(fixed ? c.memory_proportion : first_proportion(3 * weights, *target, cfg.firmware_bytes),
-                           fixed, o, c.output, [&](const Proportions& props, std::vector<opgraph::LoweredOp>*) {
-    const double p = props.all;  // two op graphs: no proportions per op
+                           fixed, o, c.output, [&](const Proportions& props, std::vector<opgraph::LoweredOp>* lowered) {
+    const double p = props.all;
     graph::Graph g(*target);
     cfg.memory_proportion = p;
+    cfg.op_proportions = props.ops;
+    cfg.lowered_ops = lowered;
     try {
       models::build_classifier_training(g, m.graph, mi.graph, cfg);
     } catch (const opgraph::OpGraphError& e) {

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <map>
 #include <random>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -145,6 +146,25 @@ TEST(Refit, TheOwnerOfAVariableIsTheOpThatMadeIt) {
   p.ops[2] = opgraph::kSmallestProportion;
   EXPECT_EQ(opgraph::ops_to_shrink({{{1, 200}, {4, 100}, {9, 200}}}, lowered, p), (std::map<size_t, std::string>{{1, "a"}}));
   EXPECT_TRUE(opgraph::ops_to_shrink({}, lowered, p).empty());
+}
+
+TEST(Refit, AnOpWhosePlanDidNotChangeNamesTheNextOpOnItsTileToo) {
+  // a and b with 10 and 20 vertices, 200 and 100 bytes at the one peak.
+  const std::vector<opgraph::LoweredOp> lowered = {{0, 1, "a", 10}, {4, 2, "b", 20}};
+  const std::vector<std::vector<std::pair<uint32_t, uint32_t>>> peaks = {{{1, 200}, {4, 100}}};
+  opgraph::Proportions p;
+  opgraph::OpShrinker s;
+  EXPECT_EQ(s.next(peaks, lowered, p), (std::map<size_t, std::string>{{1, "a"}}));
+  EXPECT_EQ(p.of(1), 0.25);
+  // a's plan did not change: a gets less again, and b too.
+  EXPECT_EQ(s.next(peaks, lowered, p), (std::map<size_t, std::string>{{1, "a"}, {2, "b"}}));
+  EXPECT_EQ(p.of(1), 0.125);
+  EXPECT_EQ(p.of(2), 0.25);
+  // a's plan changed (more vertices), its bytes the same: a alone.
+  EXPECT_EQ(s.next(peaks, {{0, 1, "a", 40}, {4, 2, "b", 20}}, p), (std::map<size_t, std::string>{{1, "a"}}));
+  EXPECT_EQ(p.of(1), 0.0625);
+  // a at the smallest share: b, the next.
+  EXPECT_EQ(s.next(peaks, lowered, p), (std::map<size_t, std::string>{{2, "b"}}));
 }
 
 }  // namespace

@@ -81,6 +81,8 @@ void build_classifier_training(graph::Graph& g, const OpGraph& model, const OpGr
   t.program = "train";
   t.big_model = c.big_model;
   t.memory_proportion = c.memory_proportion;
+  t.op_proportions = c.op_proportions;
+  t.lowered_ops = c.lowered_ops;
   t.in_place = c.in_place;
   t.early_updates = c.early_updates;
   t.recompute = c.recompute;
@@ -94,6 +96,9 @@ void build_classifier_training(graph::Graph& g, const OpGraph& model, const OpGr
   i.program = "infer";
   i.big_model = c.big_model;
   i.memory_proportion = c.memory_proportion;
+  i.op_proportions = c.op_proportions;
+  i.lowered_ops = c.lowered_ops;
+  i.first_op_index = og.train.ops().size();
   i.in_place = c.in_place;
   i.parameters = bound;
   i.streamed = t.streamed;

@@ -41,7 +41,7 @@ class Lowering : public detail::LowerContext {
         // An op may use memory_proportion (half by default) of what the firmware leaves;
         // inputs, weights and the other layers need the rest.
         available_(double(g.target().sram_bytes) - o.firmware_bytes), budget_(o.memory_proportion * available_),
-        op_proportions_(o.op_proportions), lowered_ops_(o.lowered_ops),
+        op_proportions_(o.op_proportions), lowered_ops_(o.lowered_ops), first_op_index_(o.first_op_index),
         train_(o.train), force_big_(o.big_model), in_place_(o.in_place), early_updates_(o.early_updates),
         recompute_(o.recompute), note_(o.note), tensors_(og.values().size()), uses_(og.values().size(), 0),
         whole_rows_(og.values().size(), false) {
@@ -540,7 +540,7 @@ class Lowering : public detail::LowerContext {
   }
   // The budget of op `i`: memory_proportion's, or its own proportion's where that is smaller.
   double op_budget(size_t i) const {
-    const auto it = op_proportions_.find(i);
+    const auto it = op_proportions_.find(first_op_index_ + i);
     return it == op_proportions_.end() ? budget_ : std::min(budget_, it->second * available_);
   }
   // Replicated constants may take a quarter of what the firmware leaves on a tile, the
@@ -558,9 +558,17 @@ class Lowering : public detail::LowerContext {
     if (note_) note_(line);
   }
 
+  // lower_op_as_planned, recorded in lowered_ops_ with the vertices it made.
   void lower_op(const Op& op, graph::Program& body) {
     current_ = static_cast<size_t>(&op - og_.ops().data());
-    if (lowered_ops_) lowered_ops_->push_back({static_cast<uint32_t>(g_.variables().size()), current_, base(op)});
+    if (!lowered_ops_) return lower_op_as_planned(op, body);
+    const size_t at = lowered_ops_->size(), vertices = g_.vertices().size();
+    lowered_ops_->push_back({static_cast<uint32_t>(g_.variables().size()), first_op_index_ + current_, base(op)});
+    lower_op_as_planned(op, body);
+    (*lowered_ops_)[at].vertices = g_.vertices().size() - vertices;
+  }
+
+  void lower_op_as_planned(const Op& op, graph::Program& body) {
     if (const auto it = backward_at_.find(static_cast<size_t>(&op - og_.ops().data())); it != backward_at_.end()) {
       streamed_backward(it->second, body);
       return;
@@ -728,6 +736,7 @@ class Lowering : public detail::LowerContext {
   const double budget_;
   const std::map<size_t, double> op_proportions_;  // LowerOptions::op_proportions
   std::vector<LoweredOp>* const lowered_ops_;      // LowerOptions::lowered_ops
+  const size_t first_op_index_;                    // LowerOptions::first_op_index
   size_t current_ = 0;                             // the op being lowered
   uint32_t convs_ = 0;
   double grad_budget_ = 0;  // a big model's gradient ops' budget (plan_layers); 0: budget_

@@ -20,10 +20,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <set>
 #include <vector>
 
 #include "tessera/graph/graph.h"
+#include "tessera/opgraph/lower.h"
 #include "tessera/opgraph/opgraph.h"
 
 namespace tessera::models {
@@ -36,6 +38,10 @@ struct ClassifierTrainConfig {
   uint32_t firmware_bytes = 16384;  // SRAM the firmware takes on every tile
   bool big_model = false;           // opgraph::LowerOptions::big_model for both programs
   double memory_proportion = 0.5;   // opgraph::LowerOptions::memory_proportion for both
+  // opgraph::LowerOptions::op_proportions and lowered_ops for both: "train"'s ops numbered
+  // from 0, then "infer"'s (ClassifierGraphs: first_op_index the train graph's op count).
+  std::map<size_t, double> op_proportions = {};
+  std::vector<opgraph::LoweredOp>* lowered_ops = nullptr;
   // opgraph::LowerOptions' memory savings: in_place for both, the others for "train".
   bool in_place = true, early_updates = true;
   std::set<opgraph::OpKind> recompute = {};

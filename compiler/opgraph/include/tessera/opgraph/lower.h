@@ -17,11 +17,13 @@
 namespace tessera::opgraph {
 
 // An op as lowering made it: the first variable it added to the graph, its index in the op
-// graph and its name (its layer's, else "op<index>").
+// graph, its name (its layer's, else "op<index>") and the vertices it added (a plan that did
+// not change with a smaller share adds as many).
 struct LoweredOp {
   uint32_t first_variable = 0;
   size_t op = 0;
   std::string name;
+  size_t vertices = 0;
 };
 
 struct LowerOptions {
@@ -40,6 +42,10 @@ struct LowerOptions {
   // If set, filled with each op lowered, in order: the variables from its first_variable up
   // to the next entry's (or the last) were made by it.
   std::vector<LoweredOp>* lowered_ops = nullptr;
+  // The number of this graph's first op in op_proportions and lowered_ops: where two op
+  // graphs are lowered into one vertex graph (training's "train" and "infer"), the second's
+  // ops are numbered after the first's.
+  size_t first_op_index = 0;
   // Training: the program is called "train" and the graph's updates (sgd_momentum) are
   // lowered; without it a graph with updates is an error.
   bool train = false;
