@@ -231,14 +231,16 @@ def target_pkg_sv(t, h):
 
 def check_flit(fl):
     names = [f["name"] for f in fl["field"]]
-    need = {"data", "mask", "addr", "src", "dst", "kind"}
+    need = {"data", "addr", "dst", "kind"}
     if set(names) != need or len(names) != len(need):
         sys.exit(f"archgen: flit.toml: the fields must be {', '.join(sorted(need))}, each once (have {', '.join(names)})")
     width = {f["name"]: f["bits"] for f in fl["field"]}
-    if width["src"] != width["dst"]:
-        sys.exit("archgen: flit.toml: src and dst must be equally wide (both are node numbers)")
-    if width["mask"] * 8 != width["data"]:
-        sys.exit("archgen: flit.toml: mask must have one bit per byte of data")
+    if width["dst"] + width["addr"] > width["data"]:
+        sys.exit("archgen: flit.toml: a read request's data must hold its reply's node and word address (dst + addr bits)")
+    if width["data"] != 32:
+        sys.exit("archgen: flit.toml: data must be 32 bits (one word)")
+    if sum(width.values()) != 64:
+        sys.exit(f"archgen: flit.toml: the flit must be 64 bits (one 8-byte beat), not {sum(width.values())}")
     codes = {}
     for k in fl["kind"]:
         if not 0 <= k["code"] < (1 << width["kind"]) or k["code"] in codes:
@@ -247,6 +249,16 @@ def check_flit(fl):
     for n in ("WRITE", "READ", "DEBUG_WRITE"):
         if n not in codes.values():
             sys.exit(f"archgen: flit.toml: no kind {n}")
+
+
+def check_flit_target(fl, t, path):
+    """Every node of the target has a number in dst, every word of its SRAM an address in addr."""
+    width = {f["name"]: f["bits"] for f in fl["field"]}
+    nodes = t["tiles"] + t["host_nodes"]
+    if nodes > 1 << width["dst"]:
+        sys.exit(f"archgen: {path}: {nodes} nodes (tiles and host nodes) do not fit the flit's {width['dst']}-bit dst")
+    if t["sram_bytes"] // 4 > 1 << width["addr"]:
+        sys.exit(f"archgen: {path}: {t['sram_bytes'] // 4} SRAM words do not fit the flit's {width['addr']}-bit addr")
 
 
 def flit_layout(fl):
@@ -265,7 +277,12 @@ def flit_h(fl):
     for name, lsb, w, doc in fields:
         c = camel(name)
         lines.append(f"constexpr unsigned kFlit{c}Lsb = {lsb}, kFlit{c}Bits = {w};  // {doc}")
-    lines += [f"constexpr unsigned kFlitBits = {bits};",
+    w = {n: b for n, _, b, _ in fields}
+    data_lsb = [l for n, l, _, _ in fields if n == "data"][0]
+    lines += [f"// A read request's data: its reply's node and word address.",
+              f"constexpr unsigned kFlitReplyNodeLsb = {data_lsb}, kFlitReplyNodeBits = {w['dst']};",
+              f"constexpr unsigned kFlitReplyAddrLsb = {data_lsb + w['dst']}, kFlitReplyAddrBits = {w['addr']};",
+              f"constexpr unsigned kFlitBits = {bits};",
               f"constexpr unsigned kFlitBeatBits = {beat};  // a host node's AXI4-Stream TDATA: the flit, zero-padded",
               "enum FlitKind : unsigned {"]
     for k in fl["kind"]:
@@ -281,12 +298,14 @@ def flit_pkg_sv(fl):
              "// The exchange network's flit (arch/flit.toml): field widths and offsets, kinds.",
              "package tess_flit_pkg;",
              f"  localparam int unsigned KindW = {w['kind']};",
-             f"  localparam int unsigned NodeW = {w['src']};",
+             f"  localparam int unsigned NodeW = {w['dst']};",
              f"  localparam int unsigned AddrW = {w['addr']};",
-             f"  localparam int unsigned MaskW = {w['mask']};",
              f"  localparam int unsigned DataW = {w['data']};"]
     for name, lsb, _, doc in fields:
         lines.append(f"  localparam int unsigned {name.capitalize()}Lsb = {lsb};  // {doc}")
+    data_lsb = [l for n, l, _, _ in fields if n == "data"][0]
+    lines += [f"  localparam int unsigned ReplyNodeLsb = {data_lsb};  // a read request's data: its reply's node",
+              f"  localparam int unsigned ReplyAddrLsb = {data_lsb + w['dst']};  // ... and its reply's word address"]
     lines += [f"  localparam int unsigned FlitW = {bits};",
               f"  localparam int unsigned BeatW = {beat};  // a host node's AXI4-Stream TDATA"]
     for k in fl["kind"]:
@@ -313,6 +332,7 @@ def main():
     for path in sorted((arch / "targets").glob("*.toml")):
         t = load(path)
         check_target(t, path)
+        check_flit_target(fl, t, path)
         targets.append((t, fnv32(path.read_bytes())))
     sources = sorted(p for p in arch.rglob("*.toml"))
     arch_hash = fnv32(b"".join(p.read_bytes() for p in sources))

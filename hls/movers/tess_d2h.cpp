@@ -4,7 +4,7 @@
 
 #include "tess_movers.h"
 
-void tess_d2h(hls::stream<ap_uint<104>>& d2h, ap_uint<128>* ring, uint32_t ring_records, uint32_t head, uint32_t tail,
+void tess_d2h(hls::stream<ap_uint<64>>& d2h, ap_uint<128>* ring, uint32_t ring_records, uint32_t head, uint32_t tail,
               uint32_t count, uint32_t* status) {
 #pragma HLS INTERFACE axis port = d2h
 #pragma HLS INTERFACE m_axi port = ring offset = slave bundle = gmem0 max_write_burst_length = 64
@@ -37,10 +37,9 @@ void tess_d2h(hls::stream<ap_uint<104>>& d2h, ap_uint<128>* ring, uint32_t ring_
 record_loop:
   for (uint32_t i = 0; i < n; ++i) {
 #pragma HLS PIPELINE II = 1
-    ap_uint<104> beat = d2h.read();
-    ap_uint<128> rec;
+    ap_uint<64> beat = d2h.read();
+    ap_uint<128> rec = 0;
     rec.range(63, 0) = beat.range(63, 0).to_uint64();
-    rec.range(kFlitKindLsb + 1, 64) = beat.range(kFlitKindLsb + 1, 64).to_uint64();
     ring[head] = rec;
     head = head + 1 == ring_records ? 0 : head + 1;
   }

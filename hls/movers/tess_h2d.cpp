@@ -25,7 +25,7 @@ Desc unpack(ap_uint<128> d) {
 }
 
 uint32_t check(const Desc& d, uint32_t data_bytes, uint32_t tiles, uint32_t sram_bytes) {
-  if (d.reserved) return kReserved;
+  if (d.reserved || (d.kind == kKindRead && (d.offset & ~kTagMask))) return kReserved;
   if (d.kind == 3) return kBadKind;
   if (d.tile >= tiles) return kBadTile;
   if (d.words == 0) return kEmpty;
@@ -36,20 +36,24 @@ uint32_t check(const Desc& d, uint32_t data_bytes, uint32_t tiles, uint32_t sram
   return kOk;
 }
 
-ap_uint<104> flit(uint32_t kind, uint32_t dst, uint32_t src, uint32_t addr, uint32_t data) {
-  ap_uint<104> f;
-  f.range(kFlitMaskLsb - 1, kFlitDataLsb) = data;
-  f.range(kFlitAddrLsb - 1, kFlitMaskLsb) = 0xf;
-  f.range(kFlitSrcLsb - 1, kFlitAddrLsb) = addr >> 2;
-  f.range(kFlitDstLsb - 1, kFlitSrcLsb) = src & 0xffff;
-  f.range(kFlitKindLsb - 1, kFlitDstLsb) = dst & 0xffff;
-  f.range(kFlitKindLsb + 1, kFlitKindLsb) = kind;
+// addr: the tile's byte address; its word address in the tile's SRAM goes in the flit.
+ap_uint<64> flit(uint32_t kind, uint32_t dst, uint32_t addr, uint32_t data) {
+  ap_uint<64> f = 0;
+  f.range(kFlitAddrLsb - 1, kFlitDataLsb) = data;
+  f.range(kFlitDstLsb - 1, kFlitAddrLsb) = (addr >> 2) & ((1u << kFlitAddrBits) - 1);
+  f.range(kFlitKindLsb - 1, kFlitDstLsb) = dst & ((1u << kFlitDstBits) - 1);
+  f.range(kFlitKindLsb + kFlitKindBits - 1, kFlitKindLsb) = kind;
   return f;
+}
+
+// A read request's data: the reply goes to node `node`, address `tag`.
+uint32_t reply_to(uint32_t node, uint32_t tag) {
+  return (node & ((1u << kFlitDstBits) - 1)) << kFlitReplyNodeLsb | (tag & kTagMask) << kFlitReplyAddrLsb;
 }
 
 }  // namespace
 
-void tess_h2d(const ap_uint<128>* desc, const ap_uint<512>* data, hls::stream<ap_uint<104>>& h2d, uint32_t ndesc,
+void tess_h2d(const ap_uint<128>* desc, const ap_uint<512>* data, hls::stream<ap_uint<64>>& h2d, uint32_t ndesc,
               uint32_t data_bytes, uint32_t src_node, uint32_t tiles, uint32_t sram_bytes, uint32_t* status) {
 #pragma HLS INTERFACE m_axi port = desc offset = slave bundle = gmem0 max_read_burst_length = 16
 #pragma HLS INTERFACE m_axi port = status offset = slave bundle = gmem0
@@ -84,7 +88,7 @@ desc_loop:
     read_loop:
       for (uint32_t k = 0; k < d.words; ++k) {
 #pragma HLS PIPELINE II = 1
-        h2d.write(flit(kKindRead, d.tile, src_node, d.addr + 4 * k, 0));
+        h2d.write(flit(kKindRead, d.tile, d.addr + 4 * k, reply_to(src_node, d.offset + k)));
       }
       flits += d.words;
       continue;
@@ -110,7 +114,7 @@ desc_loop:
         if (w < first_word || w > last_word) continue;
         ap_uint<512> l = buf[j / 16];
         const uint32_t lane = j % 16;
-        h2d.write(flit(d.kind, d.tile, src_node, d.addr + 4 * k, l.range(32 * lane + 31, 32 * lane).to_uint()));
+        h2d.write(flit(d.kind, d.tile, d.addr + 4 * k, l.range(32 * lane + 31, 32 * lane).to_uint()));
         ++k;
       }
     }

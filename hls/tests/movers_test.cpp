@@ -1,7 +1,8 @@
 // C simulation of the data movers (hls/movers) with g++ and the stand-in HLS headers: the
 // flits and ring records are checked against flits packed here, independently, from the
-// layout in docs/network.md (data 31:0, mask 35:32, word address 65:36, source 81:66,
-// destination 97:82, kind 99:98). Random data print their seed.
+// layout in docs/network.md (data 31:0, word address 49:32, destination 60:50, kind 63:61;
+// a read request's data: the reply's node 10:0 and address 28:11). Random data print their
+// seed.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -20,11 +21,13 @@ using namespace tess_movers;
 
 constexpr uint32_t kTiles = 16, kSram = 131072, kHostNode = 16, kBase = 0x80000000u;
 
-u128 ref_flit(uint32_t kind, uint32_t dst, uint32_t src, uint32_t addr, uint32_t data) {
-  return u128{data} | u128{0xf} << 32 | u128{addr >> 2} << 36 | u128{src} << 66 | u128{dst} << 82 | u128{kind} << 98;
+// addr: the tile's byte address (0x8000_0000 + the SRAM offset).
+uint64_t ref_flit(uint32_t kind, uint32_t dst, uint32_t addr, uint32_t data) {
+  return uint64_t{data} | uint64_t{(addr - kBase) >> 2} << 32 | uint64_t{dst} << 50 | uint64_t{kind} << 61;
 }
+uint32_t ref_reply(uint32_t node, uint32_t tag) { return node | tag << 11; }
 
-u128 bits(ap_uint<104> b) { return u128{b.get(63, 0)} | u128{b.get(103, 64)} << 64; }
+uint64_t bits(ap_uint<64> b) { return b.get(63, 0); }
 u128 bits(ap_uint<128> b) { return u128{b.get(63, 0)} | u128{b.get(127, 64)} << 64; }
 
 ap_uint<128> desc(uint32_t words, uint32_t addr, uint32_t tile, uint32_t kind, uint32_t offset, uint32_t reserved = 0) {
@@ -67,7 +70,7 @@ TEST(Movers, HostToDeviceSendsEveryWordInBurstsOfLines) {
     dv.push_back(desc(d.words, d.addr, d.tile, kKindWrite, d.offset));
     want_lines += (d.offset / 4 + d.words - 1) / 16 - d.offset / 64 + 1;
   }
-  hls::stream<ap_uint<104>> out("h2d");
+  hls::stream<ap_uint<64>> out("h2d");
   uint32_t status[4] = {99, 99, 99, 99};
   tess_h2d(dv.data(), data.lines.data(), out, static_cast<uint32_t>(dv.size()), 300 * 64, kHostNode, kTiles, kSram, status);
   EXPECT_EQ(status[0], kOk) << status_name(status[0]);
@@ -75,7 +78,7 @@ TEST(Movers, HostToDeviceSendsEveryWordInBurstsOfLines) {
   for (const D& d : ds) {
     for (uint32_t i = 0; i < d.words; ++i, ++n) {
       ASSERT_FALSE(out.empty()) << "flit " << n;
-      ASSERT_TRUE(bits(out.read()) == ref_flit(0, d.tile, kHostNode, d.addr + 4 * i, data.word(d.offset / 4 + i)))
+      ASSERT_TRUE(bits(out.read()) == ref_flit(0, d.tile, d.addr + 4 * i, data.word(d.offset / 4 + i)))
           << "descriptor tile " << d.tile << " word " << i;
     }
   }
@@ -84,18 +87,39 @@ TEST(Movers, HostToDeviceSendsEveryWordInBurstsOfLines) {
   EXPECT_EQ(status[3], want_lines) << "each line read once per descriptor";
 }
 
-TEST(Movers, HostToDeviceReadRequestsCarryNoData) {
-  std::vector<ap_uint<128>> dv = {desc(5, kBase + 20, 4, kKindRead, 0xdead0000), desc(1, kBase, 0, kKindDebugWrite, 0)};
+// A read request's data is its reply's node (this host node) and tag (the descriptor's word 3,
+// counting on per word and wrapping at 2^18).
+TEST(Movers, HostToDeviceReadRequestsCarryTheirReplysNodeAndTag) {
+  std::vector<ap_uint<128>> dv = {desc(5, kBase + 20, 4, kKindRead, 0x3fffe), desc(1, kBase, 0, kKindDebugWrite, 0)};
   Buffer data = random_buffer(1, 7);
-  hls::stream<ap_uint<104>> out;
+  hls::stream<ap_uint<64>> out;
   uint32_t status[4] = {};
   tess_h2d(dv.data(), data.lines.data(), out, 2, 64, kHostNode + 1, kTiles, kSram, status);
   ASSERT_EQ(status[0], kOk) << status_name(status[0]);
-  for (uint32_t i = 0; i < 5; ++i) EXPECT_TRUE(bits(out.read()) == ref_flit(1, 4, kHostNode + 1, kBase + 20 + 4 * i, 0));
-  EXPECT_TRUE(bits(out.read()) == ref_flit(2, 0, kHostNode + 1, kBase, data.word(0)));
+  const uint32_t tags[5] = {0x3fffe, 0x3ffff, 0, 1, 2};
+  for (uint32_t i = 0; i < 5; ++i)
+    EXPECT_TRUE(bits(out.read()) == ref_flit(1, 4, kBase + 20 + 4 * i, ref_reply(kHostNode + 1, tags[i]))) << i;
+  EXPECT_TRUE(bits(out.read()) == ref_flit(2, 0, kBase, data.word(0)));
   EXPECT_TRUE(out.empty());
   EXPECT_EQ(status[2], 6u);
   EXPECT_EQ(status[3], 1u);
+}
+
+// The widest fields: a write to the last word of the largest tile SRAM of the targets that
+// run the RTL (the Alveo targets' 384 KiB: word 0x17fff) and a read request from node 2047
+// (all 11 bits) with the largest tag.
+TEST(Movers, HostToDeviceFillsTheWidestFields) {
+  constexpr uint32_t kAlveoSram = 393216, kLast = kBase + kAlveoSram - 4;
+  std::vector<ap_uint<128>> dv = {desc(1, kLast, 79, kKindWrite, 60), desc(1, kLast, 79, kKindRead, 0x3ffff)};
+  Buffer data = random_buffer(1, 9);
+  hls::stream<ap_uint<64>> out;
+  uint32_t status[4] = {};
+  tess_h2d(dv.data(), data.lines.data(), out, 2, 64, 2047, 80, kAlveoSram, status);
+  ASSERT_EQ(status[0], kOk) << status_name(status[0]);
+  EXPECT_EQ(bits(out.read()), uint64_t{data.word(15)} | uint64_t{0x17fff} << 32 | uint64_t{79} << 50);
+  EXPECT_EQ(bits(out.read()), uint64_t{0x7ff | 0x3ffffu << 11} | uint64_t{0x17fff} << 32 | uint64_t{79} << 50 |
+                                  uint64_t{1} << 61);
+  EXPECT_TRUE(out.empty());
 }
 
 TEST(Movers, HostToDeviceRejectsBadDescriptorsBeforeSendingAnything) {
@@ -115,10 +139,11 @@ TEST(Movers, HostToDeviceRejectsBadDescriptorsBeforeSendingAnything) {
       {desc(0x40000000, kBase, 0, kKindRead, 0), kOutsideSram},
       {desc(2, kBase, 0, kKindWrite, 4 * 64 - 4), kPastData},
       {desc(1, kBase, 0, kKindWrite, 0, 1u << 20), kReserved},
+      {desc(1, kBase, 0, kKindRead, 1u << 18), kReserved},  // a tag wider than a reply's address
   };
   for (size_t c = 0; c < cases.size(); ++c) {
     std::vector<ap_uint<128>> dv = {desc(8, kBase, 1, kKindWrite, 0), desc(2, kBase, 2, kKindRead, 0), cases[c].bad};
-    hls::stream<ap_uint<104>> out;
+    hls::stream<ap_uint<64>> out;
     uint32_t status[4] = {};
     tess_h2d(dv.data(), data.lines.data(), out, 3, 4 * 64, kHostNode, kTiles, kSram, status);
     EXPECT_EQ(status[0], cases[c].code) << "case " << c << ": " << status_name(status[0]);
@@ -127,22 +152,20 @@ TEST(Movers, HostToDeviceRejectsBadDescriptorsBeforeSendingAnything) {
   }
 }
 
-std::vector<u128> feed(hls::stream<ap_uint<104>>& s, uint32_t n, uint32_t seed) {
+// n write flits to host node kHostNode, at random addresses (all 18 bits) with random data.
+std::vector<u128> feed(hls::stream<ap_uint<64>>& s, uint32_t n, uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<u128> v;
   for (uint32_t i = 0; i < n; ++i) {
-    const u128 f = ref_flit(0, kHostNode, rng() % kTiles, kBase + 4 * (rng() % 1024), rng());
-    ap_uint<104> b;
-    b.range(63, 0) = static_cast<uint64_t>(f);
-    b.range(103, 64) = static_cast<uint64_t>(f >> 64);
-    s.write(b);
+    const uint64_t f = ref_flit(0, kHostNode, kBase + 4 * (rng() & 0x3ffff), rng());
+    s.write(ap_uint<64>(f));
     v.push_back(f);
   }
   return v;
 }
 
 TEST(Movers, DeviceToHostWrapsAroundTheRing) {
-  hls::stream<ap_uint<104>> in;
+  hls::stream<ap_uint<64>> in;
   const std::vector<u128> sent = feed(in, 6, 11);
   std::vector<ap_uint<128>> ring(8);
   uint32_t status[4] = {};
@@ -156,7 +179,7 @@ TEST(Movers, DeviceToHostWrapsAroundTheRing) {
 }
 
 TEST(Movers, DeviceToHostStopsAtAFullRingAndLeavesTheRestInTheStream) {
-  hls::stream<ap_uint<104>> in;
+  hls::stream<ap_uint<64>> in;
   const std::vector<u128> sent = feed(in, 10, 12);
   std::vector<ap_uint<128>> ring(8);
   uint32_t status[4] = {};
@@ -180,7 +203,7 @@ TEST(Movers, DeviceToHostStopsAtAFullRingAndLeavesTheRestInTheStream) {
 }
 
 TEST(Movers, DeviceToHostRejectsABadRing) {
-  hls::stream<ap_uint<104>> in;
+  hls::stream<ap_uint<64>> in;
   feed(in, 2, 13);
   std::vector<ap_uint<128>> ring(8);
   uint32_t status[4] = {};

@@ -8,13 +8,12 @@
 // holds only what is the network's own, the router's port numbering.
 //
 //   bits     field  meaning (tess_flit_pkg.sv lists them as rendered)
-//   99:98    kind   0 = write; 1 = read request (the reply is a write to node `src`, same
-//                   address); 2 = debug write (not counted); 3 reserved (carried unchanged)
-//   97:82    dst    destination node: tiles 0..T-1 (id = y * X + x), host nodes T..T+H-1
-//   81:66    src    source node
-//   65:36    addr   word address (tile byte address >> 2)
-//   35:32    mask   byte mask (bit i = byte i of data)
-//   31:0     data
+//   63:61    kind   0 = write; 1 = read request (the reply is a write to the node and word
+//                   address in its data: node in bits 10:0, address in 28:11); 2 = debug
+//                   write (not counted); 3..7 reserved (carried unchanged)
+//   60:50    dst    destination node: tiles 0..T-1 (id = y * X + x), host nodes T..T+H-1
+//   49:32    addr   word address in the tile's SRAM (byte offset >> 2)
+//   31:0     data   the word (writes are whole words)
 package tess_noc_pkg;
   // Router ports, in the order of every 5-wide port vector.
   localparam int unsigned NumPorts = 5;

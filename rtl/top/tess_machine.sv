@@ -138,7 +138,7 @@ module tess_machine #(
     /* verilator lint_on PINCONNECTEMPTY */
 
     tess_tile_ni #(.FIFO_DEPTH(NI_FIFO_DEPTH)) u_ni (
-      .clk_i, .rst_ni(rst_n), .run_i(l_run), .stop_i(l_abort), .node_id_i(Id[15:0]),
+      .clk_i, .rst_ni(rst_n), .run_i(l_run), .stop_i(l_abort), .node_id_i(Id[tess_flit_pkg::NodeW-1:0]),
       .ext_req_o(ext_req), .ext_we_o(ext_we), .ext_addr_o(ext_addr), .ext_be_o(ext_be),
       .ext_wdata_o(ext_wdata), .ext_rdata_i(ext_rdata),
       .xchg_start_i(xchg_start), .xchg_list_i(xchg_list), .xchg_entries_i(xchg_entries),

@@ -1,10 +1,11 @@
 // The network interface of one tile (docs/machine-rtl.md): between the tile (tess_tile) and
 // its mesh node (tess_mesh), it owns the tile's external SRAM port (which always wins port B).
 //
-// Ejection: every arriving write flit goes into the SRAM the cycle it is offered (so the
-// receiver always drains) and counts into RECV_COUNT while the cores run; a read request is
-// answered with a write flit to its source node at the same address (the host's dma_read);
-// kind 2 is the harness's uncounted debug write, kind 3 is dropped.
+// Ejection: every arriving write flit (a whole word) goes into the SRAM the cycle it is
+// offered (so the receiver always drains) and counts into RECV_COUNT while the cores run; a
+// read request is answered with a write flit to the node and address its data names (the
+// host's dma_read: the address is the host's tag); kind 2 is the harness's uncounted debug
+// write, kinds 3..7 are dropped.
 // Injection: the exchange engine. XCHG_START arms it with XCHG_LIST/XCHG_ENTRIES; it walks the
 // send list when the barrier's exchange phase begins (go_i), reading each entry and then each
 // source word through port B in the cycles no arriving flit needs it, one flit per word. An
@@ -28,7 +29,7 @@ module tess_tile_ni #(
   input  logic        rst_ni,
   input  logic        run_i,            // cores running: words arriving now count
   input  logic        stop_i,           // CONTROL abort: the engine and the arrival stop
-  input  logic [15:0] node_id_i,
+  input  logic [tess_flit_pkg::NodeW-1:0] node_id_i,
   // The tile's external SRAM port
   output logic        ext_req_o,
   output logic        ext_we_o,
@@ -72,16 +73,16 @@ module tess_tile_ni #(
   localparam logic [31:0] ExpectAddr = tess_arch_pkg::REGS_BASE + {20'd0, tess_arch_pkg::TILE_REG_RECV_EXPECT};
 
   // ---- arriving flits ------------------------------------------------------------------
-  logic [1:0]  ej_kind;
-  logic [15:0] ej_src;
-  logic [29:0] ej_addr;
-  logic [3:0]  ej_mask;
+  localparam int unsigned NW = tess_flit_pkg::NodeW, AW = tess_flit_pkg::AddrW;
+  logic [tess_flit_pkg::KindW-1:0] ej_kind;
+  logic [NW-1:0] ej_rep_node;  // a read request's reply: node and address (its data field)
+  logic [AW-1:0] ej_addr, ej_rep_addr;
   logic [31:0] ej_data;
   assign ej_kind = ej_flit_i[tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW];
-  assign ej_src = ej_flit_i[tess_flit_pkg::SrcLsb +: tess_flit_pkg::NodeW];
-  assign ej_addr = ej_flit_i[tess_flit_pkg::AddrLsb +: tess_flit_pkg::AddrW];
-  assign ej_mask = ej_flit_i[tess_flit_pkg::MaskLsb +: tess_flit_pkg::MaskW];
+  assign ej_addr = ej_flit_i[tess_flit_pkg::AddrLsb +: AW];
   assign ej_data = ej_flit_i[tess_flit_pkg::DataLsb +: tess_flit_pkg::DataW];
+  assign ej_rep_node = ej_flit_i[tess_flit_pkg::ReplyNodeLsb +: NW];
+  assign ej_rep_addr = ej_flit_i[tess_flit_pkg::ReplyAddrLsb +: AW];
 
   logic ej_is_read, rep_room, ej_take, ej_write, ej_read;
   logic [OccW-1:0] rep_occ_q, eng_occ_q;
@@ -99,7 +100,7 @@ module tess_tile_ni #(
   logic [2:0] st_q;
   logic        armed_q;
   logic [31:0] list_q, entries_q, entry_idx_q, src_q, dst_q, words_q, sent_q;
-  logic [15:0] dst_node_q;
+  logic [NW-1:0] dst_node_q;
   logic [1:0]  k_q;
   logic [31:0] ent_q [4];  // the slot read; for a strided entry, its SendRepeat (below)
   logic        rep_q;       // walking a strided entry: ent_q = {runs left, source and
@@ -130,8 +131,8 @@ module tess_tile_ni #(
   // ---- SRAM port B ----------------------------------------------------------------------
   assign ext_req_o = ej_take || eng_grant;
   assign ext_we_o = ej_write;
-  assign ext_addr_o = ej_take ? {ej_addr, 2'b00} : eng_rd_addr;
-  assign ext_be_o = ej_mask;
+  assign ext_addr_o = ej_take ? {{(30 - AW){1'b0}}, ej_addr, 2'b00} : eng_rd_addr;
+  assign ext_be_o = 4'hF;  // writes are whole words
   assign ext_wdata_o = ej_data;
 
   // What the read issued this cycle is for; its data arrives two cycles later (the SRAM's
@@ -140,29 +141,29 @@ module tess_tile_ni #(
   localparam logic [1:0] TagNone = 2'd0, TagReply = 2'd1, TagEntry = 2'd2, TagWord = 2'd3;
   logic [1:0]  tag1_q, tag_q;
   logic [1:0]  tag1_k_q, tag_k_q;
-  logic [15:0] tag1_node_q, tag_node_q;
-  logic [29:0] tag1_addr_q, tag_addr_q;
+  logic [NW-1:0] tag1_node_q, tag_node_q;
+  logic [AW-1:0] tag1_addr_q, tag_addr_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       tag1_q <= TagNone;
       tag1_k_q <= 2'd0;
-      tag1_node_q <= 16'd0;
-      tag1_addr_q <= 30'd0;
+      tag1_node_q <= '0;
+      tag1_addr_q <= '0;
       tag_q <= TagNone;
       tag_k_q <= 2'd0;
-      tag_node_q <= 16'd0;
-      tag_addr_q <= 30'd0;
+      tag_node_q <= '0;
+      tag_addr_q <= '0;
     end else begin
       tag1_q <= TagNone;
       if (ej_read) begin
         tag1_q <= TagReply;
-        tag1_node_q <= ej_src;
-        tag1_addr_q <= ej_addr;
+        tag1_node_q <= ej_rep_node;
+        tag1_addr_q <= ej_rep_addr;
       end else if (eng_grant) begin
         tag1_q <= st_q == SEntry ? TagEntry : TagWord;
         tag1_k_q <= k_q;
         tag1_node_q <= dst_node_q;
-        tag1_addr_q <= dst_q[31:2];
+        tag1_addr_q <= dst_q[AW+1:2];
       end
       tag_q <= tag1_q;
       tag_k_q <= tag1_k_q;
@@ -187,10 +188,8 @@ module tess_tile_ni #(
   always_comb begin
     rd_flit = '0;
     rd_flit[tess_flit_pkg::KindLsb +: tess_flit_pkg::KindW] = tess_flit_pkg::KindWrite;
-    rd_flit[tess_flit_pkg::DstLsb +: tess_flit_pkg::NodeW] = tag_node_q;
-    rd_flit[tess_flit_pkg::SrcLsb +: tess_flit_pkg::NodeW] = node_id_i;
-    rd_flit[tess_flit_pkg::AddrLsb +: tess_flit_pkg::AddrW] = tag_addr_q;
-    rd_flit[tess_flit_pkg::MaskLsb +: tess_flit_pkg::MaskW] = 4'hF;
+    rd_flit[tess_flit_pkg::DstLsb +: NW] = tag_node_q;
+    rd_flit[tess_flit_pkg::AddrLsb +: AW] = tag_addr_q;
     rd_flit[tess_flit_pkg::DataLsb +: tess_flit_pkg::DataW] = ext_rdata_i;
   end
 
@@ -250,7 +249,7 @@ module tess_tile_ni #(
       entry_idx_q <= 32'd0;
       src_q <= 32'd0;
       dst_q <= 32'd0;
-      dst_node_q <= 16'd0;
+      dst_node_q <= '0;
       words_q <= 32'd0;
       sent_q <= 32'd0;
       k_q <= 2'd0;
@@ -288,7 +287,7 @@ module tess_tile_ni #(
           if (!rep_q) begin  // (with rep_q set, ent_q holds the SendRepeat, ready)
             src_q <= ent_q[0];
             words_q <= {2'b00, ent_q[1][31:2]};
-            dst_node_q <= ent_q[2][15:0];
+            dst_node_q <= ent_q[2][NW-1:0];
             dst_q <= ent_wdata;  // the last word, on ext_rdata_i now (ent_q[3] at this edge)
           end
           if (!rep_q && ent_q[2][31] && !last_slot) begin

@@ -31,7 +31,10 @@ case_ no_sram targets/small.toml '/^sram = /d' 'small.toml: sram must be'
 case_ uram_partial targets/alveo-u250.toml 's/^sram_bytes = .*/sram_bytes = 376832/' 'alveo-u250.toml: sram_bytes 376832 is not a whole number of URAM288'
 case_ uram_budget targets/alveo-u280.toml 's/^sram_bytes = .*/sram_bytes = 262144/' 'alveo-u280.toml: sram_bytes must be 393216 (12 URAM288 per tile'
 case_ fpga_key targets/alveo-u250.toml '/^uram288 = /d' 'alveo-u250.toml: \[fpga\] lacks uram288'
-case_ flit_field flit.toml 's/^name = "mask"/name = "strobe"/' 'flit.toml: the fields must be'
-case_ flit_width flit.toml '/^name = "dst"/{n;s/bits = 16/bits = 12/}' 'flit.toml: src and dst must be equally wide'
-case_ flit_kind flit.toml 's/^code = 3/code = 4/' 'flit.toml: kind RESERVED code 4 is out of range'
+case_ flit_field flit.toml 's/^name = "kind"/name = "type"/' 'flit.toml: the fields must be'
+case_ flit_width flit.toml '/^name = "dst"/{n;s/bits = 11/bits = 12/}' 'flit.toml: the flit must be 64 bits (one 8-byte beat), not 65'
+case_ flit_reply flit.toml '/^name = "data"/{n;s/bits = 32/bits = 28/};/^name = "addr"/{n;s/bits = 18/bits = 22/}' "flit.toml: a read request's data must hold its reply's node and word address"
+case_ flit_kind flit.toml 's/^code = 3/code = 8/' 'flit.toml: kind RESERVED code 8 is out of range'
+case_ flit_nodes targets/ipu-mk2.toml 's/^tiles = 1472/tiles = 2044/;s/^mesh = .*/mesh = [44, 47]/' 'ipu-mk2.toml: 2052 nodes (tiles and host nodes) do not fit the flit.s 11-bit dst'
+case_ flit_sram targets/ipu-mk2.toml 's/^sram_bytes = .*/sram_bytes = 1052672/' 'ipu-mk2.toml: 263168 SRAM words do not fit the flit.s 18-bit addr'
 exit $status

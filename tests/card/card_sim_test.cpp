@@ -120,15 +120,17 @@ TEST(CardSim, IdentifiesTheKernel) {
 // The card I/O layer alone: tess_h2d sends 200 read requests while no tess_d2h runs. The
 // replies fill the stream's FIFO, the kernel's device-to-host port stalls, the mesh backs up
 // and the kernel stops taking requests: waiting for tess_h2d reports the stall. Once tess_d2h
-// runs, everything drains: 200 records in the ring, one per word asked, and the movers'
-// statuses say so. A bad descriptor stops tess_h2d with its code before any flit leaves.
+// runs, everything drains: 200 records in the ring, one per word asked (write flits to host
+// node 4 whose addresses are the requests' tags, counting on from the descriptor's and
+// wrapping at 2^18), and the movers' statuses say so. A bad descriptor stops tess_h2d with its code before any flit leaves.
 TEST(CardSim, BackPressureStallsTheMoversUntilTheRingIsDrained) {
   auto io = card::make_card_sim_io("tiny", stdout);
   auto desc = io->alloc(64, card::Use::kH2dDesc, 0), data = io->alloc(64, card::Use::kH2dData, 0);
   auto hs = io->alloc(16, card::Use::kH2dStatus, 0), ring = io->alloc(256 * 16, card::Use::kD2hRing, 0);
   auto ds = io->alloc(16, card::Use::kD2hStatus, 0);
   const uint32_t base = arch::kSramBase + 0x8000;
-  const uint32_t d[4] = {200, base, 2 /* tile */ | 1u << 16 /* read */, 0};
+  const uint32_t tag0 = (1u << 18) - 100;  // the first reply's tag: tags 262044..262143, 0..99
+  const uint32_t d[4] = {200, base, 2 /* tile */ | 1u << 16 /* read */, tag0};
   desc->write(0, std::as_bytes(std::span(d)));
   io->start_h2d(0, {desc.get(), data.get(), hs.get(), 1, 64, 4, 4, 65536});
   EXPECT_THROW(io->wait_h2d(0, std::chrono::seconds(60)), device::DeviceError);
@@ -147,11 +149,15 @@ TEST(CardSim, BackPressureStallsTheMoversUntilTheRingIsDrained) {
   ring->read(0, std::as_writable_bytes(std::span(rec)));
   std::vector<bool> seen(200);
   for (uint32_t i = 0; i < 200; ++i) {
-    const uint64_t hi = rec[4 * i + 1] | uint64_t{rec[4 * i + 2]} << 32;
-    const uint32_t addr = static_cast<uint32_t>(hi >> 4 & 0x3fffffff) << 2, src = static_cast<uint32_t>(hi >> 34 & 0xffff);
-    EXPECT_EQ(src, 2u) << "record " << i;
-    ASSERT_TRUE(addr >= base && addr < base + 800) << "record " << i;
-    seen[(addr - base) / 4] = true;
+    // The flit (docs/network.md): address 49:32, destination 60:50, kind 63:61; zero above.
+    const uint32_t w1 = rec[4 * i + 1];
+    const uint32_t tag = w1 & 0x3ffff, dst = w1 >> 18 & 0x7ff, kind = w1 >> 29;
+    EXPECT_EQ(dst, 4u) << "record " << i;
+    EXPECT_EQ(kind, 0u) << "record " << i;
+    EXPECT_EQ(rec[4 * i + 2] | rec[4 * i + 3], 0u) << "record " << i;
+    const uint32_t k = (tag - tag0) & 0x3ffff;
+    ASSERT_LT(k, 200u) << "record " << i;
+    seen[k] = true;
   }
   EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 200);
   // A descriptor for tile 9 of 4: nothing sent, the code and the index reported.

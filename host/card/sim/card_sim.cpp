@@ -54,13 +54,8 @@ SimBuffer& sim(Buffer* b) {
   return *s;
 }
 
-ap_uint<104> to_ap(vlt::Beat b) {
-  ap_uint<104> a;
-  a.range(63, 0) = static_cast<uint64_t>(b);
-  a.range(103, 64) = static_cast<uint64_t>(b >> 64);
-  return a;
-}
-vlt::Beat from_ap(ap_uint<104> a) { return vlt::Beat{a.get(63, 0)} | vlt::Beat{a.get(103, 64)} << 64; }
+ap_uint<64> to_ap(vlt::Beat b) { return ap_uint<64>(b); }
+vlt::Beat from_ap(ap_uint<64> a) { return vlt::Beat{a.get(63, 0)}; }
 
 class CardSimIo final : public CardIo, public vlt::HostStreams {
  public:
@@ -150,8 +145,8 @@ class CardSimIo final : public CardIo, public vlt::HostStreams {
 
  private:
   struct Node {
-    hls::stream<ap_uint<104>> h2d, d2h;  // tess_h2d -> s_axis_h2d; m_axis_d2h -> tess_d2h
-    ap_uint<104> front;                  // the beat offered on s_axis_h2d
+    hls::stream<ap_uint<64>> h2d, d2h;  // tess_h2d -> s_axis_h2d; m_axis_d2h -> tess_d2h
+    ap_uint<64> front;                  // the beat offered on s_axis_h2d
     bool staged = false, d2h_running = false;
     uint64_t taken = 0;
     D2hArgs d2h_args;

@@ -16,8 +16,8 @@ namespace tessera::card {
 using device::DeviceError;
 namespace mv = tess_movers;
 static_assert(mv::kSramBase == arch::kSramBase, "hls/movers/tess_movers.h: kSramBase differs from arch/");
-static_assert(mv::kFlitAddrLsb >= 32 && mv::kFlitSrcLsb + arch::kFlitSrcBits <= 96 && arch::kFlitAddrLsb + arch::kFlitAddrBits <= 96,
-              "the driver reads a record's source and address from its words 1 and 2");
+static_assert(mv::kFlitAddrLsb == 32 && arch::kFlitAddrBits < 32,
+              "the driver reads a record's address (its read request's tag) from its word 1");
 
 namespace {
 
@@ -31,8 +31,6 @@ std::string hex(uint32_t v) {
 void put_desc(std::vector<uint32_t>& d, uint32_t words, uint32_t addr, uint32_t tile, uint32_t kind, uint32_t offset) {
   d.insert(d.end(), {words, addr, tile | kind << mv::kDescKindShift, offset});
 }
-
-uint64_t key(uint32_t tile, uint32_t addr) { return uint64_t{tile} << 32 | addr; }
 
 }  // namespace
 
@@ -168,14 +166,25 @@ void CardDevice::start(std::vector<Job>& jobs) {
   }
 }
 
-// The replies of `job`'s reads from host node `node`'s ring. Replies that match no request
-// (left by a reset: docs/kernel.md) take a slot each; tess_d2h runs again for the ones
-// still missing.
+void CardDevice::put_read(std::vector<uint32_t>& desc, std::vector<Request>& reads, unsigned node, uint32_t words,
+                          uint32_t addr, uint32_t tile, std::byte* dst) {
+  uint32_t& tag = nodes_[node].next_tag;
+  put_desc(desc, words, addr, tile, mv::kKindRead, tag);
+  for (uint32_t i = 0; i < words; ++i) {
+    reads.push_back({tag, dst + 4 * i});
+    tag = (tag + 1) & mv::kTagMask;
+  }
+}
+
+// The replies of `job`'s reads from host node `node`'s ring, matched by their tags (a read
+// reply's address: the node's running count of requests, so replies from an earlier transfer
+// match none). Replies that match no request (left by a reset: docs/kernel.md) take a slot
+// each; tess_d2h runs again for the ones still missing.
 void CardDevice::collect(unsigned node, Job& job) {
   Node& nd = nodes_[node];
-  std::unordered_map<uint64_t, std::vector<std::byte*>> want;  // (tile, address) -> where, in order asked
-  std::unordered_map<uint64_t, size_t> next;
-  for (const Request& r : job.reads) want[key(r.tile, r.addr)].push_back(r.dst);
+  std::unordered_map<uint32_t, std::vector<std::byte*>> want;  // tag -> where, in order asked
+  std::unordered_map<uint32_t, size_t> next;
+  for (const Request& r : job.reads) want[r.tag].push_back(r.dst);
   uint32_t missing = static_cast<uint32_t>(job.reads.size());
   const std::string who = "tess_d2h of host node " + std::to_string(node);
   for (int launch = 0; missing; ++launch) {
@@ -192,11 +201,9 @@ void CardDevice::collect(unsigned node, Job& job) {
     nd.head = nd.tail = new_head;  // drained
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t* r = &rec[size_t{i} * 4];
-      // The flit (arch/flit.toml): data in word 0; the word address and the source in bits 32..95.
-      const uint64_t hi = uint64_t{r[1]} | uint64_t{r[2]} << 32;
-      const uint32_t addr = static_cast<uint32_t>((hi >> (mv::kFlitAddrLsb - 32)) & ((1u << arch::kFlitAddrBits) - 1)) << 2;
-      const uint32_t tile = static_cast<uint32_t>((hi >> (mv::kFlitSrcLsb - 32)) & ((1u << arch::kFlitSrcBits) - 1));
-      auto it = want.find(key(tile, addr));
+      // The flit (arch/flit.toml): data in word 0, the address (the tag) at the bottom of word 1.
+      const uint32_t tag = r[1] & mv::kTagMask;
+      auto it = want.find(tag);
       if (it == want.end() || next[it->first] >= it->second.size()) continue;  // stale
       std::memcpy(it->second[next[it->first]++], &r[0], 4);
       --missing;
@@ -239,9 +246,9 @@ uint64_t CardDevice::transfer_fenced(std::vector<Job>& jobs, const std::map<uint
   std::vector<uint32_t> sink(last.size());
   size_t k = 0;
   for (const auto& [tile, addr] : last) {
-    Job& j = jobs[jobs.size() == 1 ? 0 : node_of(tile)];
-    put_desc(j.desc, 1, addr, tile, mv::kKindRead, 0);
-    j.reads.push_back({tile, addr, reinterpret_cast<std::byte*>(&sink[k++])});
+    const unsigned node = jobs.size() == 1 ? 0 : node_of(tile);
+    Job& j = jobs[node];
+    put_read(j.desc, j.reads, node, 1, addr, tile, reinterpret_cast<std::byte*>(&sink[k++]));
   }
   const uint64_t c0 = io_->cycles();
   transfer(jobs);
@@ -366,9 +373,7 @@ void CardDevice::dma_read(std::span<const device::DmaSegment> segments, std::spa
     uint32_t done = 0;
     while (done < s.bytes) {
       const uint32_t words = std::min((s.bytes - done) / 4, cap - static_cast<uint32_t>(reads.size()));
-      put_desc(desc, words, s.addr + done, s.tile, mv::kKindRead, 0);
-      for (uint32_t i = 0; i < words; ++i)
-        reads.push_back({s.tile, s.addr + done + 4 * i, host.data() + s.host_offset + done + 4 * i});
+      put_read(desc, reads, 0, words, s.addr + done, s.tile, host.data() + s.host_offset + done);
       done += 4 * words;
       bytes += 4ull * words;
       if (reads.size() == cap) flush();

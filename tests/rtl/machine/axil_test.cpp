@@ -255,7 +255,6 @@ TEST(axil_contract, ChangedAwAddressStopsTheModel) {
 // reset holds the port.
 struct WithdrawingStream : vlt::HostStreams {
   bool armed = false, taken = true;
-  uint32_t src = 0;  // host node 0
   bool h2d_offer(unsigned, vlt::Beat& beat) override {
     if (!armed) return false;
     if (!taken) {  // the last offer still waits: withdraw it
@@ -263,9 +262,7 @@ struct WithdrawingStream : vlt::HostStreams {
       return false;
     }
     taken = false;
-    beat = vlt::Beat{0x1234} | vlt::Beat{0xf} << arch::kFlitMaskLsb |
-           vlt::Beat{(arch::kSramBase + 0x100) >> 2} << arch::kFlitAddrLsb |
-           vlt::Beat{src} << arch::kFlitSrcLsb |
+    beat = vlt::Beat{0x1234} | vlt::Beat{0x100 >> 2} << arch::kFlitAddrLsb |  // tile 0, SRAM offset 0x100
            vlt::Beat{arch::kFlitKindWrite} << arch::kFlitKindLsb;
     return true;
   }
@@ -282,7 +279,6 @@ TEST(axis_contract, WithdrawnHostBeatStopsTheModel) {
         vlt::VltMachineOptions o;
         o.streams = &s;
         VltMachine m(o);
-        s.src = m.tile_count();
         s.armed = true;
         m.write_reg(arch::kDevRegControl, device::kControlReset);  // the port held: TREADY low
         m.step(8);

@@ -701,6 +701,44 @@ TEST(Machine, NetworkIdleCoversAReadReplyInsideTheNi) {
   EXPECT_EQ(rtl->checks().idle_with_reply, 0u) << "net_idle_o while an NI held a read reply";
 }
 
+// The flit's address field and a read reply's tag (docs/network.md): words written to the
+// first and the last word of every tile's SRAM (the highest word address the flit carries on
+// this target) and one debug write in the middle, then read back from every tile at once:
+// the requests for the same address on different tiles are answered out of order (the nearer
+// tiles first), so only the replies' tags put each word where it belongs. Both backends must
+// hold what was written.
+TEST(Machine, SramEdgesRoundTripThroughTheFlitsAddressesAndTags) {
+  auto rtl = make_vlt();
+  auto iss = make_emu(emu::Mode::kIss);
+  const uint32_t tiles = rtl->tile_count(), last = arch::kSramBase + vlt::VltMachine::target().sram_bytes - 4;
+  std::vector<uint32_t> w(2 * tiles);
+  std::vector<device::DmaSegment> segs;
+  for (uint32_t t = 0; t < tiles; ++t) {
+    w[2 * t] = 0x5a000000u + t;
+    w[2 * t + 1] = ~(0x5a000000u + t);
+    segs.push_back({t, arch::kSramBase, 4, 8 * t});
+    segs.push_back({t, last, 4, 8 * t + 4});
+  }
+  rtl->dma_write(segs, std::as_bytes(std::span(w)));
+  iss->dma_write(segs, std::as_bytes(std::span(w)));
+  const uint32_t mid = arch::kSramBase + vlt::VltMachine::target().sram_bytes / 2;
+  rtl->poke_word(tiles - 1, mid, 0x0ddba11u);
+  const uint32_t poke = 0x0ddba11u;
+  const device::DmaSegment ps{tiles - 1, mid, 4, 0};
+  iss->dma_write({&ps, 1}, std::as_bytes(std::span(&poke, 1)));
+  // Read back the farthest tile first: its replies come after those of nearer tiles asked later.
+  std::vector<device::DmaSegment> reads(segs.rbegin(), segs.rend());
+  reads.push_back(ps);
+  reads.back().host_offset = 8 * tiles;
+  std::vector<uint32_t> x(2 * tiles + 1, 0), y(2 * tiles + 1, 1);
+  rtl->dma_read(reads, std::as_writable_bytes(std::span(x)));
+  iss->dma_read(reads, std::as_writable_bytes(std::span(y)));
+  std::vector<uint32_t> want = w;
+  want.push_back(poke);
+  EXPECT_EQ(x, want);
+  EXPECT_EQ(y, want);
+}
+
 // AXI4-Stream on m_axis_d2h across a CONTROL reset: the host stalls the stream (TREADY low)
 // while replies wait in the host port's slice (TVALID high), then resets the device. TVALID
 // must stay high, with the same TDATA, until the host takes the beat; afterwards the device

@@ -24,30 +24,45 @@ using device::DeviceError;
 
 namespace {
 
-// A flit (arch/flit.toml); one host node's TDATA slice.
+// A flit (arch/flit.toml, 64 bits); one host node's TDATA slice.
 constexpr unsigned kFlitBits = arch::kFlitBits, kBeatBits = arch::kFlitBeatBits;
+static_assert(kFlitBits == 64 && kBeatBits == 64, "a flit is one 64-bit beat");
 constexpr unsigned kHosts = TESSERA_VLT_MACHINE_HOSTS;
 constexpr unsigned kStreamWords = (kHosts * kBeatBits + 31) / 32;  // TDATA in 32-bit words
 
-// Bits [lsb, lsb + 100) of a Verilated wide signal of `words` 32-bit words.
+// 32-bit word j of a Verilated signal: an integer up to 64 bits, a VlWide above.
 template <class W>
-unsigned __int128 flit_at(const W& w, unsigned words, unsigned lsb) {
-  unsigned __int128 v = 0;
-  const unsigned sh = lsb % 32;
-  for (unsigned k = 0; k < 4; ++k) {
-    const unsigned j = lsb / 32 + k;
-    uint32_t x = j < words ? static_cast<uint32_t>(w[j]) >> sh : 0;
-    if (sh && j + 1 < words) x |= static_cast<uint32_t>(w[j + 1]) << (32 - sh);
-    v |= static_cast<unsigned __int128>(x) << (32 * k);
-  }
-  return v & ((static_cast<unsigned __int128>(1) << kFlitBits) - 1);
+uint32_t word_of(const W& w, unsigned j) {
+  if constexpr (std::is_integral_v<W>)
+    return j < 2 ? static_cast<uint32_t>(static_cast<uint64_t>(w) >> (32 * j)) : 0;
+  else
+    return static_cast<uint32_t>(w[j]);
 }
 template <class W>
-void put_flit(W& w, unsigned lsb, unsigned __int128 v) {
-  for (unsigned b = 0; b < kFlitBits; ++b) {
-    const unsigned i = lsb + b;
-    if (v >> b & 1) w[i / 32] |= 1u << (i % 32);
-  }
+void or_word(W& w, unsigned j, uint32_t x) {
+  if constexpr (std::is_integral_v<W>)
+    w = static_cast<W>(w | static_cast<W>(static_cast<uint64_t>(x) << (32 * j)));
+  else
+    w[j] |= x;
+}
+template <class W>
+void clear_words(W& w, unsigned words) {
+  if constexpr (std::is_integral_v<W>)
+    w = 0;
+  else
+    for (unsigned i = 0; i < words; ++i) w[i] = 0;
+}
+
+// The flit at bit lsb (a multiple of 64) of a Verilated signal of `words` 32-bit words.
+template <class W>
+uint64_t flit_at(const W& w, unsigned words, unsigned lsb) {
+  const unsigned j = lsb / 32;
+  return uint64_t{j < words ? word_of(w, j) : 0u} | uint64_t{j + 1 < words ? word_of(w, j + 1) : 0u} << 32;
+}
+template <class W>
+void put_flit(W& w, unsigned lsb, uint64_t v) {
+  or_word(w, lsb / 32, static_cast<uint32_t>(v));
+  or_word(w, lsb / 32 + 1, static_cast<uint32_t>(v >> 32));
 }
 
 std::string hex(uint32_t v) {
@@ -57,14 +72,11 @@ std::string hex(uint32_t v) {
 }
 
 // Field offsets of the flit (arch/flit.toml).
-constexpr unsigned kMaskLsb = arch::kFlitMaskLsb, kAddrLsb = arch::kFlitAddrLsb, kSrcLsb = arch::kFlitSrcLsb,
-                   kDstLsb = arch::kFlitDstLsb, kKindLsb = arch::kFlitKindLsb;
+constexpr unsigned kAddrLsb = arch::kFlitAddrLsb, kDstLsb = arch::kFlitDstLsb, kKindLsb = arch::kFlitKindLsb;
 // The low `bits` bits set (bits < 32).
 constexpr uint32_t low_bits(unsigned bits) { return (1u << bits) - 1; }
 
-unsigned __int128 field(unsigned __int128 v, unsigned lsb, unsigned width) {
-  return (v >> lsb) & ((static_cast<unsigned __int128>(1) << width) - 1);
-}
+uint64_t field(uint64_t v, unsigned lsb, unsigned width) { return (v >> lsb) & ((uint64_t{1} << width) - 1); }
 
 // Byte i of a Verilated signal: an integer up to 64 bits, a VlWide above.
 template <class V>
@@ -107,6 +119,7 @@ VltMachine::VltMachine(const VltMachineOptions& options) : options_(options) {
   top_->s_axis_h2d_tvalid = 0;
   top_->m_axis_d2h_tready = (1u << TESSERA_VLT_MACHINE_HOSTS) - 1;
   to_send_.resize(kHosts);
+  next_tag_.assign(kHosts, 0);
   d2h_stalled_.assign(kHosts, 0);
   d2h_prev_.assign(kHosts, 0);
   ni_stalled_.assign(target().tiles, 0);
@@ -193,9 +206,9 @@ void VltMachine::clear_host_queues() {
 void VltMachine::set_d2h_ready(uint32_t mask) { top_->m_axis_d2h_tready = mask & ((1u << kHosts) - 1); }
 
 void VltMachine::tick() {
-  // Inputs for this edge: host node h's next flit in TDATA bits 104h + 99 .. 104h.
+  // Inputs for this edge: host node h's next flit in TDATA bits 64h + 63 .. 64h.
   uint32_t send = 0;
-  for (unsigned i = 0; i < kStreamWords; ++i) top_->s_axis_h2d_tdata[i] = 0;
+  clear_words(top_->s_axis_h2d_tdata, kStreamWords);
   HostStreams* const ext = options_.streams;
   if (ext) {
     uint32_t ready = 0;
@@ -203,7 +216,7 @@ void VltMachine::tick() {
       Beat b = 0;
       if (ext->h2d_offer(h, b)) {
         send |= 1u << h;
-        put_flit(top_->s_axis_h2d_tdata, h * kBeatBits, b & ((static_cast<unsigned __int128>(1) << kFlitBits) - 1));
+        put_flit(top_->s_axis_h2d_tdata, h * kBeatBits, b);
       }
       if (ext->d2h_ready(h)) ready |= 1u << h;
     }
@@ -213,13 +226,10 @@ void VltMachine::tick() {
     if (to_send_[h].empty()) continue;
     send |= 1u << h;
     const Flit& f = to_send_[h].front();
-    unsigned __int128 v = 0;
-    v |= static_cast<unsigned __int128>(f.data);
-    v |= static_cast<unsigned __int128>(f.mask & low_bits(arch::kFlitMaskBits)) << kMaskLsb;
-    v |= static_cast<unsigned __int128>((f.addr >> 2) & low_bits(arch::kFlitAddrBits)) << kAddrLsb;
-    v |= static_cast<unsigned __int128>(f.src & low_bits(arch::kFlitSrcBits)) << kSrcLsb;
-    v |= static_cast<unsigned __int128>(f.dst & low_bits(arch::kFlitDstBits)) << kDstLsb;
-    v |= static_cast<unsigned __int128>(f.kind & low_bits(arch::kFlitKindBits)) << kKindLsb;
+    uint64_t v = f.data;
+    v |= uint64_t{(f.addr >> 2) & low_bits(arch::kFlitAddrBits)} << kAddrLsb;
+    v |= uint64_t{f.dst & low_bits(arch::kFlitDstBits)} << kDstLsb;
+    v |= uint64_t{f.kind & low_bits(arch::kFlitKindBits)} << kKindLsb;
     put_flit(top_->s_axis_h2d_tdata, h * kBeatBits, v);
   }
   top_->s_axis_h2d_tvalid = send;
@@ -250,7 +260,7 @@ void VltMachine::tick() {
   // What moves at this edge.
   const uint32_t in_fire = send & top_->s_axis_h2d_tready;
   const uint32_t out_fire = top_->m_axis_d2h_tvalid & top_->m_axis_d2h_tready;
-  unsigned __int128 out[kHosts];
+  uint64_t out[kHosts];
   for (unsigned h = 0; h < kHosts; ++h) {
     out[h] = flit_at(top_->m_axis_d2h_tdata, kStreamWords, h * kBeatBits);
     // AXI4-Stream: once TVALID is high it stays, with the same TDATA, until TREADY.
@@ -269,7 +279,7 @@ void VltMachine::tick() {
     constexpr unsigned kTinWords = (TESSERA_VLT_MACHINE_TILES * kFlitBits + 31) / 32;
     for (uint32_t t = 0; t < tile_count(); ++t) {
       const bool v = tv >> t & 1, rdy = tr >> t & 1;
-      const unsigned __int128 f = v ? flit_at(tf, kTinWords, t * kFlitBits) : 0;
+      const uint64_t f = v ? flit_at(tf, kTinWords, t * kFlitBits) : 0;
       if (!mach_rst && ni_stalled_[t] && (!v || f != ni_prev_[t])) ++checks_.ni_inject_unstable;
       // An exchange word: a write flit a tile's NI hands to the mesh for another tile.
       if (!mach_rst && v && rdy && !phases_.empty() && field(f, kKindLsb, arch::kFlitKindBits) == arch::kFlitKindWrite &&
@@ -294,11 +304,10 @@ void VltMachine::tick() {
   for (unsigned h = 0; ext == nullptr && h < kHosts; ++h) {
     if (in_fire >> h & 1) to_send_[h].pop_front(), ++progress_;
     if (!(out_fire >> h & 1)) continue;
-    // A read reply: a write flit from the tile (src) at the word's address.
-    const uint32_t tile = static_cast<uint32_t>(field(out[h], kSrcLsb, 16));
-    const uint32_t addr = static_cast<uint32_t>(field(out[h], kAddrLsb, 30)) << 2;
-    const uint32_t data = static_cast<uint32_t>(field(out[h], 0, 32));
-    auto it = pending_reads_.find(uint64_t{tile} << 32 | addr);
+    // A read reply: a write flit to this host node at the request's tag (its reply address).
+    const uint32_t tag = static_cast<uint32_t>(field(out[h], kAddrLsb, arch::kFlitAddrBits));
+    const uint32_t data = static_cast<uint32_t>(field(out[h], arch::kFlitDataLsb, arch::kFlitDataBits));
+    auto it = pending_reads_.find(uint64_t{h} << 32 | tag);
     if (it != pending_reads_.end() && !it->second.empty()) {
       std::memcpy(it->second.front(), &data, 4);
       it->second.pop_front();
@@ -544,7 +553,7 @@ void VltMachine::write_words(std::span<const device::DmaSegment> segments, std::
     for (uint32_t i = 0; i < s.bytes; i += 4) {
       uint32_t w;
       std::memcpy(&w, src.data() + s.host_offset + i, 4);
-      to_send_[node].push_back({kind, s.tile, tile_count() + node, s.addr + i, 0xf, w});
+      to_send_[node].push_back({kind, s.tile, s.addr + i, w});
     }
     if (s.bytes) last[s.tile] = s.addr + s.bytes - 4;
   }
@@ -598,12 +607,20 @@ void VltMachine::dma_read(std::span<const device::DmaSegment> segments, std::spa
   dma_read_nodes(segments, nodes, host);
 }
 
+// A read request's data (arch/flit.toml): the reply goes to host node `node` at the next tag
+// of that node, its address; the reply's word is written to *dst.
+uint32_t VltMachine::expect_reply(uint32_t node, std::byte* dst) {
+  const uint32_t tag = next_tag_[node];
+  next_tag_[node] = (tag + 1) & low_bits(arch::kFlitReplyAddrBits);
+  pending_reads_[uint64_t{node} << 32 | tag].push_back(dst);
+  ++pending_count_;
+  return (tile_count() + node) << arch::kFlitReplyNodeLsb | tag << arch::kFlitReplyAddrLsb;
+}
+
 void VltMachine::queue_read(uint32_t node, uint32_t tile, uint32_t addr, uint32_t* dst) {
   if (options_.streams) throw DeviceError("the host streams belong to the card's data movers (VltMachineOptions::streams)");
   if (node >= kHosts) throw DeviceError("queue_read: no host node " + std::to_string(node));
-  pending_reads_[uint64_t{tile} << 32 | addr].push_back(reinterpret_cast<std::byte*>(dst));
-  ++pending_count_;
-  to_send_[node].push_back({arch::kFlitKindRead, tile, tile_count() + node, addr, 0xf, 0});
+  to_send_[node].push_back({arch::kFlitKindRead, tile, addr, expect_reply(node, reinterpret_cast<std::byte*>(dst))});
 }
 
 void VltMachine::dma_read_nodes(std::span<const device::DmaSegment> segments, std::span<const uint32_t> nodes,
@@ -623,9 +640,8 @@ void VltMachine::dma_read_nodes(std::span<const device::DmaSegment> segments, st
     const device::DmaSegment& s = segments[k];
     const uint32_t node = nodes[k];
     for (uint32_t i = 0; i < s.bytes; i += 4) {
-      pending_reads_[uint64_t{s.tile} << 32 | (s.addr + i)].push_back(host.data() + s.host_offset + i);
-      ++pending_count_;
-      to_send_[node].push_back({arch::kFlitKindRead, s.tile, tile_count() + node, s.addr + i, 0xf, 0});
+      to_send_[node].push_back(
+          {arch::kFlitKindRead, s.tile, s.addr + i, expect_reply(node, host.data() + s.host_offset + i)});
     }
   }
   try {
@@ -641,7 +657,7 @@ void VltMachine::poke_word(uint32_t tile, uint32_t addr, uint32_t value) {
   if (options_.streams) throw DeviceError("the host streams belong to the card's data movers (VltMachineOptions::streams)");
   if (tile >= tile_count() || (addr & 3) || addr < arch::kSramBase || addr - arch::kSramBase >= target().sram_bytes)
     throw DeviceError("poke_word: tile " + std::to_string(tile) + " address " + hex(addr) + " is out of range");
-  to_send_[0].push_back({arch::kFlitKindDebugWrite, tile, tile_count(), addr, 0xf, value});
+  to_send_[0].push_back({arch::kFlitKindDebugWrite, tile, addr, value});
   while (sending()) tick();
 }
 

@@ -13,8 +13,8 @@ namespace tessera::vlt {
 namespace {
 
 // Field offsets of the flit (arch/flit.toml).
-constexpr int kDataLsb = arch::kFlitDataLsb, kMaskLsb = arch::kFlitMaskLsb, kAddrLsb = arch::kFlitAddrLsb,
-              kSrcLsb = arch::kFlitSrcLsb, kDstLsb = arch::kFlitDstLsb, kKindLsb = arch::kFlitKindLsb;
+constexpr int kDataLsb = arch::kFlitDataLsb, kAddrLsb = arch::kFlitAddrLsb, kDstLsb = arch::kFlitDstLsb,
+              kKindLsb = arch::kFlitKindLsb;
 constexpr int kFlitW = arch::kFlitBits;
 
 // Bits [lsb, lsb + width) of a Verilator wide vector (array of 32-bit words), width <= 32.
@@ -36,9 +36,7 @@ void set_bits(uint32_t* w, int lsb, int width, uint32_t value) {
 void pack(uint32_t* w, int index, const NocFlit& f) {
   const int base = index * kFlitW;
   set_bits(w, base + kDataLsb, arch::kFlitDataBits, f.data);
-  set_bits(w, base + kMaskLsb, arch::kFlitMaskBits, f.mask);
   set_bits(w, base + kAddrLsb, arch::kFlitAddrBits, f.addr);
-  set_bits(w, base + kSrcLsb, arch::kFlitSrcBits, f.src);
   set_bits(w, base + kDstLsb, arch::kFlitDstBits, f.dst);
   set_bits(w, base + kKindLsb, arch::kFlitKindBits, f.kind);
 }
@@ -47,9 +45,7 @@ NocFlit unpack(const uint32_t* w, int index) {
   const int base = index * kFlitW;
   NocFlit f;
   f.data = get_bits(w, base + kDataLsb, arch::kFlitDataBits);
-  f.mask = static_cast<uint8_t>(get_bits(w, base + kMaskLsb, arch::kFlitMaskBits));
   f.addr = get_bits(w, base + kAddrLsb, arch::kFlitAddrBits);
-  f.src = static_cast<uint16_t>(get_bits(w, base + kSrcLsb, arch::kFlitSrcBits));
   f.dst = static_cast<uint16_t>(get_bits(w, base + kDstLsb, arch::kFlitDstBits));
   f.kind = static_cast<uint8_t>(get_bits(w, base + kKindLsb, arch::kFlitKindBits));
   return f;
@@ -72,8 +68,7 @@ bool get_bit(const V& v, int i) {
 
 std::string to_string(const NocFlit& f) {
   char buf[128];
-  std::snprintf(buf, sizeof buf, "{kind %u, src %u, dst %u, addr 0x%08x, mask 0x%x, data 0x%08x}", f.kind, f.src,
-                f.dst, f.addr, f.mask, f.data);
+  std::snprintf(buf, sizeof buf, "{kind %u, dst %u, addr 0x%05x, data 0x%08x}", f.kind, f.dst, f.addr, f.data);
   return buf;
 }
 

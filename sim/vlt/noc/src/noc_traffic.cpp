@@ -9,6 +9,7 @@
 #include <numeric>
 #include <random>
 
+#include "tessera/arch/flit.h"
 #include "tessera/vlt/noc_mesh.h"
 
 namespace tessera::vlt {
@@ -48,6 +49,7 @@ std::string format(const char* fmt, ...) {
 struct Word {
   enum State : uint8_t { kOffered, kInFlight, kOvertaken, kDelivered };
   NocFlit flit;
+  int src = 0;  // the node that sent it (the flit has no source field)
   uint64_t inject_cycle = 0, deliver_cycle = 0;
   State state = kOffered;  // offered at its source's injection port, not yet accepted
 };
@@ -122,9 +124,8 @@ class Generator {
   }
   // A new word's random fields.
   void fill(NocFlit& f) {
-    f.kind = static_cast<uint8_t>(rng_() & 3);
-    f.addr = static_cast<uint32_t>(rng_() & 0x3FFFFFFF);
-    f.mask = static_cast<uint8_t>(rng_() & 15);
+    f.kind = static_cast<uint8_t>(rng_() & ((1u << arch::kFlitKindBits) - 1));
+    f.addr = static_cast<uint32_t>(rng_() & ((1u << arch::kFlitAddrBits) - 1));
   }
 
  private:
@@ -255,7 +256,7 @@ NocRunResult run_noc_traffic(const NocRunOptions& opt, std::FILE* log) {
 
   auto word_name = [&](uint32_t tag) {
     const NocFlit& f = all[tag].flit;
-    return format("word #%u (%s -> %s, addr 0x%08x)", tag, node_name(s, f.src).c_str(), node_name(s, f.dst).c_str(),
+    return format("word #%u (%s -> %s, addr 0x%05x)", tag, node_name(s, all[tag].src).c_str(), node_name(s, f.dst).c_str(),
                   f.addr);
   };
 
@@ -277,7 +278,7 @@ NocRunResult run_noc_traffic(const NocRunOptions& opt, std::FILE* log) {
                    to_string(w.flit).c_str(), to_string(f).c_str()));
     if (node != w.flit.dst)
       error(format("word misrouted: %s delivered to %s", word_name(tag).c_str(), node_name(s, node).c_str()));
-    auto& q = pair_q[static_cast<size_t>(w.flit.src) * n_nodes + w.flit.dst];
+    auto& q = pair_q[static_cast<size_t>(w.src) * n_nodes + w.flit.dst];
     if (w.state == Word::kOvertaken) {
       error(format("word out of order: %s delivered at cycle %" PRIu64 " after a later word of its pair",
                    word_name(tag).c_str(), cycle));
@@ -293,7 +294,7 @@ NocRunResult run_noc_traffic(const NocRunOptions& opt, std::FILE* log) {
     w.deliver_cycle = cycle;
     latencies.push_back(static_cast<uint32_t>(cycle - w.inject_cycle));
     if (opt.pattern == NocPattern::kZeroLoad)
-      zl_lat[routers_on_path(s, w.flit.src, w.flit.dst)].push_back(static_cast<uint32_t>(cycle - w.inject_cycle));
+      zl_lat[routers_on_path(s, w.src, w.flit.dst)].push_back(static_cast<uint32_t>(cycle - w.inject_cycle));
   };
 
   NocMesh mesh;
@@ -319,7 +320,7 @@ NocRunResult run_noc_traffic(const NocRunOptions& opt, std::FILE* log) {
       }
       if (start) {
         Word w;
-        w.flit.src = static_cast<uint16_t>(n);
+        w.src = n;
         w.flit.dst = static_cast<uint16_t>(dst);
         w.flit.data = static_cast<uint32_t>(all.size()) * kTagMul;
         gens[n].fill(w.flit);
@@ -345,7 +346,7 @@ NocRunResult run_noc_traffic(const NocRunOptions& opt, std::FILE* log) {
         Word& w = all[pending[n]];
         w.inject_cycle = cycle;
         w.state = Word::kInFlight;
-        pair_q[static_cast<size_t>(w.flit.src) * n_nodes + w.flit.dst].push_back(static_cast<uint32_t>(pending[n]));
+        pair_q[static_cast<size_t>(w.src) * n_nodes + w.flit.dst].push_back(static_cast<uint32_t>(pending[n]));
         ++in_network;
         ++inflight_to[w.flit.dst];
         pending[n] = -1;
@@ -373,7 +374,7 @@ NocRunResult run_noc_traffic(const NocRunOptions& opt, std::FILE* log) {
         continue;
       }
       if (opt.inject == NocInject::kReorder && tag < all.size()) {
-        const auto& q = pair_q[static_cast<size_t>(all[tag].flit.src) * n_nodes + all[tag].flit.dst];
+        const auto& q = pair_q[static_cast<size_t>(all[tag].src) * n_nodes + all[tag].flit.dst];
         if (held_node < 0 && res.injected_word < 0 && deliveries >= tamper_at && q.size() >= 2) {
           // Hold this word back until the next word of its pair has been scored.
           res.injected_word = tag;
@@ -382,7 +383,7 @@ NocRunResult run_noc_traffic(const NocRunOptions& opt, std::FILE* log) {
           if (log) std::fprintf(log, "test mode: scoring %s after the next word of its pair\n", word_name(tag).c_str());
           continue;
         }
-        if (held_node >= 0 && f.src == held.src && f.dst == held.dst) {
+        if (held_node >= 0 && all[tag].src == all[held.data * kTagInv].src && f.dst == held.dst) {
           score(n, f, cycle);
           score(held_node, held, cycle);
           held_node = -1;

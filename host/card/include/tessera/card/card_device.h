@@ -72,8 +72,8 @@ class CardDevice final : public device::Device {
   std::string error_detail() const override;
 
  private:
-  struct Request {  // a read whose reply goes to `dst`
-    uint32_t tile, addr;
+  struct Request {  // a read whose reply (the reply's address: `tag`) goes to `dst`
+    uint32_t tag;
     std::byte* dst;
   };
   // One host node's share of a transfer: descriptors (their data in `data`) for its tess_h2d,
@@ -90,7 +90,12 @@ class CardDevice final : public device::Device {
   struct Node {
     std::unique_ptr<Buffer> desc, data, h2d_status, ring, d2h_status;
     uint32_t head = 0, tail = 0;
+    uint32_t next_tag = 0;  // the next read request's tag (mod 2^kTagBits, tess_movers.h)
   };
+  // A read descriptor of `words` words for host node `node`: its tags (the node's next ones),
+  // and a Request for each word into `reads` (word i's reply to dst + 4 * i).
+  void put_read(std::vector<uint32_t>& desc, std::vector<Request>& reads, unsigned node, uint32_t words,
+                uint32_t addr, uint32_t tile, std::byte* dst);
   void check_segment(const device::DmaSegment& s, size_t host_bytes, uint32_t state) const;
   void ensure(std::unique_ptr<Buffer>& b, size_t bytes, Use use, unsigned node);
   // Runs job h on host node h, all nodes at once: each node's tess_d2h (when it expects

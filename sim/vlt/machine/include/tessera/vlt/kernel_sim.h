@@ -10,8 +10,8 @@
 
 namespace tessera::vlt {
 
-// One beat of a host node's stream: the flit in bits 99:0 (docs/kernel.md).
-using Beat = unsigned __int128;
+// One beat of a host node's stream: the 64-bit flit (docs/kernel.md).
+using Beat = uint64_t;
 
 // The host side of the kernel's streams, asked at every clock edge.
 class HostStreams {

@@ -186,8 +186,11 @@ class VltMachine final : public device::Device {
 
  private:
   struct Flit {
-    uint32_t kind = 0, dst = 0, src = 0, addr = 0, mask = 0xf, data = 0;  // addr: byte address
+    uint32_t kind = 0, dst = 0, addr = 0, data = 0;  // addr: byte address; a read's data: expect_reply's
   };
+  // A read request's data: its reply comes to host node `node` with the node's next tag as
+  // its address, and its word goes to `dst`.
+  uint32_t expect_reply(uint32_t node, std::byte* dst);
   void tick();
   Phase new_phase(uint64_t start) const;  // no arrivals yet, for every tile
   void hard_reset();
@@ -221,12 +224,15 @@ class VltMachine final : public device::Device {
   void clear_host_queues();
   Checks checks_;
   std::vector<uint8_t> d2h_stalled_;
-  std::vector<unsigned __int128> d2h_prev_;
+  std::vector<uint64_t> d2h_prev_;
   std::vector<uint8_t> ni_stalled_;
   uint64_t reply_hist_ = 0;  // bit k: some NI held a read reply k cycles ago
-  std::vector<unsigned __int128> ni_prev_;
-  // dma_read, dma_write's fences: (tile << 32 | address) -> where each reply goes.
+  std::vector<uint64_t> ni_prev_;
+  // dma_read, dma_write's fences: (host node << 32 | tag) -> where each reply goes. A read
+  // request names its reply's address, which no host node has: the harness gives each request
+  // the node's next tag (mod 2^18) there.
   std::unordered_map<uint64_t, std::deque<std::byte*>> pending_reads_;
+  std::vector<uint32_t> next_tag_;  // per host node
   size_t pending_count_ = 0;
   uint64_t progress_ = 0;  // host beats taken and replies back (drain's deadlock watchdog)
   uint32_t fence_word_ = 0;

@@ -16,13 +16,11 @@ class VerilatedContext;
 
 namespace tessera::vlt {
 
-// One flit, field by field (tess_noc_pkg.sv).
+// One flit, field by field (arch/flit.toml).
 struct NocFlit {
-  uint8_t kind = 0;    // 2 bits
-  uint16_t dst = 0;
-  uint16_t src = 0;
-  uint32_t addr = 0;   // 30 bits: word address
-  uint8_t mask = 0;    // 4 bits
+  uint8_t kind = 0;    // 3 bits
+  uint16_t dst = 0;    // 11 bits
+  uint32_t addr = 0;   // 18 bits: word address
   uint32_t data = 0;
   bool operator==(const NocFlit&) const = default;
 };

@@ -1,7 +1,7 @@
 // Traffic generators, receivers and the scoreboard for the Verilated mesh (noc_mesh.h).
 // Every node has a traffic generator and a receiver, each with its own RNG seeded from the
-// run's seed. Every word carries a unique tag (data = tag * an odd constant; address, byte
-// mask and kind random), and the scoreboard checks that each word is delivered exactly once,
+// run's seed. Every word carries a unique tag (data = tag * an odd constant; address and
+// kind random), and the scoreboard checks that each word is delivered exactly once,
 // to its destination, unchanged, in order per (source, destination) pair; a watchdog names a
 // deadlock (no flit moved for N cycles while flits are in flight) with the stuck ports.
 #pragma once
