@@ -2,7 +2,8 @@
 // Stages F (pc to SRAM port A), M (the word in the SRAM's read register), D (word out of
 // the SRAM's output register, or out of the fetch's queue while E1 waits; decode), E1
 // (issue), E2, E3, E4, W. Loads read SRAM port B in E1 and take its output register's word
-// in E3 (docs/timing.md, path 2).
+// in E3 (docs/timing.md, path 2). A redirect decided in E1 reaches the fetch from a
+// register, in E2 (path 3).
 // Only the fetch (F, D and its queue) and E1 stall; E2..W always advance, so each unit's
 // result arrives in a fixed stage and the cycles per instruction class equal
 // arch/latency.toml (docs/tile-rtl.md).
@@ -236,9 +237,12 @@ module tess_core #(
   end
 
   // Issue: operands ready, then the class's issue cycles, the memory port, a blocking
-  // register. A trap leaves at once.
+  // register. A trap leaves at once. Nothing issues in the cycle a redirect reaches the
+  // fetch: E1 then holds the instruction fetched behind the one that redirected.
+  logic        redirect_q;   // the redirect decided in E1 last cycle, into the fetch now
+  logic [31:0] redirect_pc_q;
   logic ready, multi, mem_wait, last_cycle, fire;
-  assign ready = e1_valid_q && !halted_q && !src_stall && !flags_stall;
+  assign ready = e1_valid_q && !halted_q && !redirect_q && !src_stall && !flags_stall;
   assign multi = (e1_dec_q.cls == tess_insn_pkg::CLS_DIV) || e1_dec_q.fpu_iter;
   assign last_cycle = !multi || (e1_cnt_q == e1_dec_q.lat_issue - 6'd1);
   assign mem_wait = mem_access && (mem_sram ? !dmem_gnt_i : !rb_ready_i);
@@ -373,6 +377,12 @@ module tess_core #(
   assign rb_commit_o = commit;
 
   // ---- Redirects, halt ---------------------------------------------------------------------
+  // A redirect (taken branch or jump, mret, fence.i, trap) is decided in E1 and registered:
+  // the fetch takes it from redirect_q and redirect_pc_q in the next cycle, when the
+  // instruction is in E2 (docs/timing.md, path 3). So the forwarding multiplexer, the adder
+  // and the branch compare end at these flops: the fetch pc's new value and the flush of the
+  // fetch's queue come from flops (E1's issue decision still moves the queue, path 1); the
+  // cost is one more refetch cycle (arch/latency.toml, taken_penalty 4).
   logic        redirect;
   logic [31:0] redirect_pc;
   logic        halt_now;
@@ -389,6 +399,12 @@ module tess_core #(
       if (e1_dec_q.store && rb_exit_i) halt_now = 1'b1;
     end
   end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) redirect_q <= 1'b0;
+    else redirect_q <= redirect;
+  end
+  always_ff @(posedge clk_i) redirect_pc_q <= redirect_pc;  // read only with redirect_q
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -412,7 +428,7 @@ module tess_core #(
   logic stop;      // nothing younger may enter E1
   assign stop = halted_q || halt_now;
   tess_fetch #(.SramBytes(SramBytes)) u_fetch (
-    .clk_i, .rst_ni, .boot_pc_i, .stop_i(stop), .redirect_i(redirect), .redirect_pc_i(redirect_pc),
+    .clk_i, .rst_ni, .boot_pc_i, .stop_i(stop), .redirect_i(redirect_q), .redirect_pc_i(redirect_pc_q),
     .e1_free_i(e1_free), .imem_addr_o, .imem_rdata_i, .d_valid_o(d_valid), .d_pc_o(d_pc),
     .d_word_o(d_word), .d_fault_o(d_fault)
   );
@@ -424,7 +440,7 @@ module tess_core #(
       e1_pc_q <= 32'd0;
       e1_insn_q <= 32'd0;
       e1_dec_q <= '0;
-    end else if (stop || redirect) begin
+    end else if (stop || redirect_q) begin
       e1_valid_q <= 1'b0;
     end else if (e1_free) begin
       e1_valid_q <= d_valid;

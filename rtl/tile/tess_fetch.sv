@@ -3,8 +3,10 @@
 // Port A reads in two stages (tess_sram_tdp: the memory's read register, then the output
 // register, docs/timing.md path 2), so a word is on imem_rdata_i two cycles after its pc.
 // Out of reset the fetch first takes boot_pc_i. A redirect (taken branch or jump, mret,
-// fence.i, trap) restarts the fetch at its target in the next cycle, so the three
-// instructions behind it are lost: the table's refetch penalty (arch/latency.toml, 3).
+// fence.i, trap) comes from the core's registers, the cycle after E1 decided it
+// (docs/timing.md, path 3), and restarts the fetch at its target in the next cycle: with
+// the instruction E1 took behind it, four are lost, the table's refetch penalty
+// (arch/latency.toml, 4).
 //
 // Port A's address is always pc_f_q, a flop, and port A reads every cycle: nothing in front
 // of the SRAM waits for E1's issue decision (operand forwarding, hazard checks, the trap
