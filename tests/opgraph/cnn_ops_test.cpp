@@ -257,13 +257,15 @@ TEST_F(CnnOps, LoweredOnTheEmulatorMatchesTorch) {
 }
 
 // Window ops under forced plans: channel blocks and row blocks (partial rows: one vertex per
-// channel, input windows with their halo copied per channel).
+// channel, input windows with their halo copied per channel; with input channel splits one
+// vertex for the tile's channels, its partial added into y channel by channel).
 // Every forced split of the window planner, input channel splits (pk, the last field)
 // included, against torch's outputs; convs with their weights baked and spread
 // (spread_conv_weights).
 TEST_F(CnnOps, ForcedSplitsMatchTorch) {
   const std::vector<ops::WindowPlan> plans = {{1, 1, 3, 0, 0, 1}, {2, 2, 2, 0, 0, 1}, {1, 3, 4, 0, 0, 1},
-                                              {1, 1, 1, 0, 0, 2}, {2, 2, 1, 0, 0, 3}, {1, 2, 2, 0, 0, 4}};
+                                              {1, 1, 1, 0, 0, 2}, {2, 2, 1, 0, 0, 3}, {1, 2, 2, 0, 0, 4},
+                                              {1, 1, 3, 0, 0, 2}};
   uint32_t input_splits = 0;
   for (const Case& c : cases_) {
     if (c.op != "conv2d" && c.op != "max_pool2d" && c.op != "avg_pool2d") continue;  // forward window ops

@@ -32,10 +32,12 @@ std::pair<uint32_t, uint32_t> input_rows(const WindowGeometry& geo, uint32_t oy0
 }
 
 // Every job of the plan. Conv: per image and group within the tile's channel block (per
-// output channel too when the rows are partial, so that each output block is contiguous),
-// for each input channel block; pools and LRN: per image and channel block (per channel
-// when the rows are partial). The tiles of one output block's pk input blocks are
-// consecutive, k = 0 first.
+// output channel too when the rows are partial and the output is y itself, so that each
+// output block is contiguous; with input channel blocks the output is a partial of the
+// job's own, [channels][rows][ow], that reduce_partials adds into y channel by channel), for
+// each input channel block; pools and LRN: per image and channel block (per channel when
+// the rows are partial). The tiles of one output block's pk input blocks are consecutive,
+// k = 0 first.
 std::vector<Job> jobs(WindowKind kind, const WindowGeometry& geo, uint32_t batch, const WindowPlan& p) {
   const uint32_t in = ceil_div(batch, p.pn), ic = ceil_div(geo.c_out, p.pc), is = ceil_div(geo.oh, p.ps);
   const bool conv = kind == WindowKind::kConv2d;
@@ -61,7 +63,7 @@ std::vector<Job> jobs(WindowKind kind, const WindowGeometry& geo, uint32_t batch
               const uint32_t gb = std::min(m1, (ga / mg + 1) * mg);  // the end of this group's part
               uint32_t c0 = conv ? ga / mg * cg : ga, c1 = conv ? c0 + cg : gb;
               if (p.pk > 1) c0 = k * ik, c1 = std::min(geo.c_in, c0 + ik);
-              if (whole_rows || kind == WindowKind::kLrn) {
+              if (whole_rows || kind == WindowKind::kLrn || p.pk > 1) {
                 out.push_back({tile, n, ga, gb, c0, c1, oy0, oy1, r0, r1, k});
               } else {
                 for (uint32_t m = ga; m < gb; ++m)
@@ -322,11 +324,18 @@ void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, Out
                      const WindowGeometry& geo, const std::vector<Job>& js, const std::vector<Tensor>& partial,
                      uint32_t pk, const std::string& name) {
   // A piece: elements [q0, q1) of job i's output, reduced on `tile` from `parts` partials
-  // (job i + r * per for r < parts) into y from element `at`.
+  // (job i + r * per for r < parts) into y from element `at` on.
   struct Piece {
     size_t i, per;
     uint32_t q0, q1, tile, parts;
     uint64_t at;
+  };
+  // A job's output is [channels][rows][ow]: one run of y with whole rows, else one per
+  // channel. A piece lies within one run.
+  const auto runs = [&](const Job& j) {
+    const bool whole = j.oy0 == 0 && j.oy1 == geo.oh;
+    const uint64_t len = uint64_t(whole ? j.m1 - j.m0 : 1) * (j.oy1 - j.oy0) * geo.ow;
+    return std::pair<uint32_t, uint64_t>{whole ? 1 : j.m1 - j.m0, len};
   };
   std::vector<Piece> pieces;
   // The jobs of one output block: pk runs of the same outputs, k = 0 first (jobs()).
@@ -342,17 +351,20 @@ void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, Out
     std::vector<uint32_t> tiles;
     for (size_t i = first; i < js.size() && block(i) == block(first); i += per) tiles.push_back(js[i].tile);
     const uint32_t parts = static_cast<uint32_t>(tiles.size());
-    uint64_t pos = 0;  // the job's first element in the block
+    uint64_t pos = 0;  // the run's first element in the block
     for (size_t i = first; i < end; ++i) {
       const Job& j = js[i];
-      const uint64_t len = uint64_t(j.m1 - j.m0) * (j.oy1 - j.oy0) * geo.ow;
-      const uint64_t at = place.at(geo, j.n, j.m0, j.oy0);
-      for (uint32_t q = 0; q < parts; ++q) {
-        const uint64_t q0 = std::max(pos, total * q / parts), q1 = std::min(pos + len, total * (q + 1) / parts);
-        if (q0 < q1)
-          pieces.push_back({i, per, static_cast<uint32_t>(q0 - pos), static_cast<uint32_t>(q1 - pos), tiles[q], parts, at});
+      const uint64_t job_pos = pos;
+      const auto [count, len] = runs(j);
+      for (uint32_t c = 0; c < count; ++c, pos += len) {
+        const uint64_t at = place.at(geo, j.n, j.m0 + c, j.oy0);
+        for (uint32_t q = 0; q < parts; ++q) {
+          const uint64_t q0 = std::max(pos, total * q / parts), q1 = std::min(pos + len, total * (q + 1) / parts);
+          if (q0 < q1)
+            pieces.push_back({i, per, static_cast<uint32_t>(q0 - job_pos), static_cast<uint32_t>(q1 - job_pos), tiles[q],
+                              parts, at + (q0 - pos)});
+        }
       }
-      pos += len;
     }
     first += per * parts;
   }
@@ -365,7 +377,7 @@ void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, Out
   for (size_t k = 0; k < pieces.size(); ++k) {
     const Piece& p = pieces[k];
     const uint32_t n = p.q1 - p.q0;
-    const Tensor out = flat.slice(static_cast<uint32_t>(p.at + p.q0), static_cast<uint32_t>(p.at + p.q1));
+    const Tensor out = flat.slice(static_cast<uint32_t>(p.at), static_cast<uint32_t>(p.at + n));
     g.set_tile_mapping(out, p.tile);
     for (uint32_t r = 0; r < p.parts; ++r)
       copies.add(graph::Copy(partial[p.i + r * p.per].slice(p.q0, p.q1), gathers[k].slice(r * n, (r + 1) * n)));
@@ -435,7 +447,7 @@ Tensor conv2d(graph::Graph& g, graph::Program& prog, const Tensor& x, const Conv
     partial = carve(g, sizes, name + ".partial");
   }
   // A tile's run of jobs over consecutive output channels (one channel each when the rows are
-  // partial) takes its weights and bias as one block each, sliced per job: one copy per tile
+  // partial and pk is 1) takes its weights and bias as one block each, sliced per job: one copy per tile
   // and weight rather than one per channel.
   auto w_begin = [&](const Job& j) { return layout.offset(j.m0, j.k); };
   auto w_end = [&](const Job& j) { return w_begin(j) + uint64_t(j.m1 - j.m0) * (j.c1 - j.c0) * layout.taps; };

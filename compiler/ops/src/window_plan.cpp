@@ -38,16 +38,17 @@ Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint3
   const uint64_t w_words = conv ? uint64_t(ch) * cg * geo.kh * geo.kw + ch : 0;
   Share s;
   s.bytes = 4 * (x_words + y_words + w_words);
-  // Vertices: one per image and group (or channel block) with whole rows, else one per
-  // image and output channel.
+  // Vertices: one per image and group (or channel block) with whole rows or input channel
+  // blocks, else one per image and output channel.
+  const bool blocks = whole || pk > 1;
   const uint64_t groups_spanned = conv ? std::min<uint64_t>(geo.groups, ceil_div(ch, mg) + 1) : 1;
-  const uint64_t vertices = whole ? imgs * groups_spanned : uint64_t(imgs) * ch;
+  const uint64_t vertices = blocks ? imgs * groups_spanned : uint64_t(imgs) * ch;
   // One vertex of the busiest tile (the calibrated costs of cost_model.h), times its vertices.
   const uint32_t vrows = static_cast<uint32_t>(win);
   double per_vertex = 0;
   switch (kind) {
     case WindowKind::kConv2d:
-      per_vertex = cost.conv2d(conv2d_work({cg, vrows, geo.w, whole ? std::min(ch, mg) : 1, rows, geo.ow, geo.kh, geo.kw,
+      per_vertex = cost.conv2d(conv2d_work({cg, vrows, geo.w, blocks ? std::min(ch, mg) : 1, rows, geo.ow, geo.kh, geo.kw,
                                             geo.sh, geo.sw, int32_t(geo.pt), int32_t(geo.pl), geo.dh, geo.dw}));
       break;
     case WindowKind::kMaxPool:
