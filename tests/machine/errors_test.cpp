@@ -10,6 +10,7 @@
 #include <future>
 #include <memory>
 #include <thread>
+#include <tuple>
 
 #include "machine_fixture.h"
 
@@ -51,9 +52,12 @@ std::string run_for_error(emu::Machine& m, int timeout_ms = 20000) {
   return "";
 }
 
-class Errors : public ::testing::TestWithParam<emu::Mode> {
+// Each mode with one host thread, and native mode with two too: the exchange checks each
+// destination, and copies, on the pool (exchange.cpp), and still names the first tile.
+class Errors : public ::testing::TestWithParam<std::tuple<emu::Mode, unsigned>> {
  protected:
-  void SetUp() override { m = make_machine(GetParam()); }
+  void SetUp() override { m = make_machine(mode(), std::get<1>(GetParam())); }
+  emu::Mode mode() const { return std::get<0>(GetParam()); }
   uint32_t err(uint32_t reg) { return m->read_reg(reg); }
   std::unique_ptr<emu::Machine> m;
 };
@@ -184,7 +188,7 @@ TEST_P(Errors, TrapInACodeletNamesTileSuperstepAndPc) {
   EXPECT_EQ(err(arch::kDevRegErrCause), 4u);  // load address misaligned
   EXPECT_EQ(err(arch::kDevRegErrSuperstep), 1u);
   EXPECT_THAT(e, HasSubstr("load address misaligned"));
-  if (GetParam() == emu::Mode::kIss) {
+  if (mode() == emu::Mode::kIss) {
     EXPECT_THAT(e, HasSubstr("superstep 1"));
     const uint32_t copy = firmware_elf().symbol("codelet_copy");
     EXPECT_GE(err(arch::kDevRegErrPc), copy);
@@ -218,8 +222,13 @@ TEST_P(Errors, BadDmaIsRejectedAndChangesNothing) {
   EXPECT_EQ(run_for_error(*m), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, Errors, ::testing::Values(emu::Mode::kIss, emu::Mode::kNative),
-                         [](const auto& info) { return std::string(mode_name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Modes, Errors,
+                         ::testing::Values(std::make_tuple(emu::Mode::kIss, 1u), std::make_tuple(emu::Mode::kNative, 1u),
+                                           std::make_tuple(emu::Mode::kNative, 2u)),
+                         [](const auto& info) {
+                           return std::string(mode_name(std::get<0>(info.param))) + "_" +
+                                  std::to_string(std::get<1>(info.param)) + "thread";
+                         });
 
 // ISS only: a native tile cannot be made to spin, and there is no instruction to patch.
 TEST(Hang, ATileThatNeverArrivesIsNamed) {

@@ -15,6 +15,7 @@
 #include "tessera/arch/device_regs.h"
 #include "tessera/arch/tile_map.h"
 #include "hex.h"
+#include "thread_pool.h"
 #include "tessera/emu/machine.h"
 #include "tessera/emu/send_list.h"
 
@@ -39,6 +40,15 @@ struct Scratch {
   // below, or the lists are byte for byte lists whose exchange was checked).
   std::vector<std::span<const arch::SendEntry>> lists;
   std::vector<uint64_t> sent, received, runs;
+  // The parallel parts (below): each task's words received per tile, and each
+  // destination's first failed check.
+  std::vector<std::vector<uint64_t>> task_received;
+  std::vector<uint32_t> task_hops;
+  struct Failure {
+    uint32_t code = 0, at = 0;
+    std::string what;
+  };
+  std::vector<Failure> failures;
   std::string key;  // this exchange's key (below)
   // Exchanges that passed every check: by their keys' hashes, the keys (those seen twice),
   // and the hashes of those seen once.
@@ -53,6 +63,8 @@ struct Scratch {
     sent.assign(n, 0);
     received.assign(n, 0);
     runs.assign(n, 0);
+    failures.resize(n);
+    for (Failure& f : failures) f.code = 0;
   }
 };
 
@@ -70,6 +82,13 @@ Machine::ExchangeCost Machine::apply_exchange() {
   auto& lists = scratch.lists;
   // The messages are built only when a check fails.
   const auto when = [&] { return " in the exchange of superstep " + std::to_string(superstep_); };
+  // The parts that are independent per destination or per source tile run on the pool, over
+  // blocks of tiles (several per thread, as exchanges are uneven); what they find is
+  // reported in tile order afterwards, so nothing depends on the thread count.
+  const uint32_t tasks = options_.threads > 1 ? std::min<uint32_t>(n, 8 * options_.threads) : 1;
+  const auto over_tiles = [&](auto&& fn) {
+    pool_->run(tasks, [&](size_t k) { fn(static_cast<uint32_t>(n * k / tasks), static_cast<uint32_t>(n * (k + 1) / tasks), k); });
+  };
 
   // An exchange whose send lists are, byte for byte, lists that passed every check below
   // on a machine of this shape passes them again, so those checks are skipped (sorting every
@@ -162,18 +181,20 @@ Machine::ExchangeCost Machine::apply_exchange() {
       }
     }
 
-    // No address written twice; nothing written where a send list reads.
-    for (uint32_t d = 0; d < n; ++d) {
+    // No address written twice; nothing written where a send list reads. Each destination
+    // on its own (in parallel); the first failure in tile order is reported.
+    auto& failures = scratch.failures;
+    const auto check = [&](uint32_t d) {
       auto& w = writes[d];
-      if (w.empty()) continue;
+      if (w.empty()) return;
       auto by_begin = [](const Range& a, const Range& b) { return a.begin < b.begin; };
       std::sort(w.begin(), w.end(), by_begin);
       for (size_t i = 1; i < w.size(); ++i) {
         if (w[i].begin < w[i - 1].end) {
-          fail_device(d, arch::kDevErrXchgDoubleWrite, w[i].begin,
-                      "tiles " + std::to_string(w[i - 1].tile) + " and " + std::to_string(w[i].tile) +
-                          " both write tile " + std::to_string(d) + " at " + hex(w[i].begin) + when());
-          return {};
+          failures[d] = {arch::kDevErrXchgDoubleWrite, w[i].begin,
+                         "tiles " + std::to_string(w[i - 1].tile) + " and " + std::to_string(w[i].tile) +
+                             " both write tile " + std::to_string(d) + " at " + hex(w[i].begin)};
+          return;
         }
       }
       auto& src = sources[d];
@@ -184,14 +205,22 @@ Machine::ExchangeCost Machine::apply_exchange() {
         for (size_t k = j; k < src.size() && src[k].begin < r.end; ++k) {
           if (src[k].end > r.begin) {
             const uint32_t at = std::max(r.begin, src[k].begin);
-            fail_device(d, arch::kDevErrXchgWriteSource, at,
-                        "tile " + std::to_string(r.tile) + " writes tile " + std::to_string(d) + " at " + hex(at) +
-                            ", which tile " + std::to_string(d) + "'s send list reads" + when());
-            return {};
+            failures[d] = {arch::kDevErrXchgWriteSource, at,
+                           "tile " + std::to_string(r.tile) + " writes tile " + std::to_string(d) + " at " + hex(at) +
+                               ", which tile " + std::to_string(d) + "'s send list reads"};
+            return;
           }
         }
       }
-    }
+    };
+    over_tiles([&](uint32_t d0, uint32_t d1, size_t) {
+      for (uint32_t d = d0; d < d1; ++d) check(d);
+    });
+    for (uint32_t d = 0; d < n; ++d)
+      if (failures[d].code != 0) {
+        fail_device(d, failures[d].code, failures[d].at, failures[d].what + when());
+        return {};
+      }
 
     if (keyed) {  // bounded: a few programs' exchanges
       if (scratch.seen.contains(hash)) {
@@ -209,30 +238,47 @@ Machine::ExchangeCost Machine::apply_exchange() {
   // its engine reads to send and the words its NI writes as they arrive, one a cycle, and
   // each send-list entry is read through it too; the busiest tile sets the phase, and the
   // farthest flit adds its hops.
+  // Sending tiles in parallel: the checks above (or an earlier exchange with the same lists)
+  // leave no two writes to one address and no write where a list reads, so the copies are
+  // independent. Each task counts the words each tile receives; the counts are added after.
   ExchangeCost cost;
   auto& sent = scratch.sent;
   auto& received = scratch.received;
   auto& sent_runs = scratch.runs;
-  uint32_t max_hops = 0;
-  for (uint32_t t = 0; t < n; ++t) {
-    uint64_t runs = 0;  // runs of strided entries after their first
-    const auto& l = lists[t];
-    for (uint32_t e = 0; e < l.size(); ++e) {
-      const SendRuns r = decode_send_entry(l, e);  // checked above
-      if (r.bytes == 0) continue;
-      runs += r.count - 1;
-      uint8_t* dst = tiles_[r.node]->sram().data() + (r.dst - arch::kSramBase);
-      const uint8_t* src = tiles_[t]->sram().data() + (r.src - arch::kSramBase);
-      for (uint32_t k = 0; k < r.count; ++k, dst += r.dst_stride, src += r.src_stride) std::memcpy(dst, src, r.bytes);
-      const uint64_t words = uint64_t{r.bytes / 4} * r.count;
-      tiles_[r.node]->sync().recv_count += static_cast<uint32_t>(words);
-      sent[t] += words;
-      received[r.node] += words;
-      cost.words += words;
-      max_hops = std::max(max_hops, hops(target_, t, r.node));
+  auto& task_received = scratch.task_received;
+  auto& task_hops = scratch.task_hops;
+  if (task_received.size() < tasks) task_received.resize(tasks);
+  task_hops.assign(tasks, 0);
+  over_tiles([&](uint32_t t0, uint32_t t1, size_t k) {
+    std::vector<uint64_t>& recv = task_received[k];
+    recv.assign(n, 0);
+    for (uint32_t t = t0; t < t1; ++t) {
+      uint64_t runs = 0;  // runs of strided entries after their first
+      const auto& l = lists[t];
+      for (uint32_t e = 0; e < l.size(); ++e) {
+        const SendRuns r = decode_send_entry(l, e);  // checked above
+        if (r.bytes == 0) continue;
+        runs += r.count - 1;
+        uint8_t* dst = tiles_[r.node]->sram().data() + (r.dst - arch::kSramBase);
+        const uint8_t* src = tiles_[t]->sram().data() + (r.src - arch::kSramBase);
+        for (uint32_t c = 0; c < r.count; ++c, dst += r.dst_stride, src += r.src_stride) std::memcpy(dst, src, r.bytes);
+        const uint64_t words = uint64_t{r.bytes / 4} * r.count;
+        sent[t] += words;
+        recv[r.node] += words;
+        task_hops[k] = std::max(task_hops[k], hops(target_, t, r.node));
+      }
+      tiles_[t]->sync().xchg_sent = static_cast<uint32_t>(sent[t]);
+      sent_runs[t] = runs;
     }
-    tiles_[t]->sync().xchg_sent = static_cast<uint32_t>(sent[t]);
-    sent_runs[t] = runs;
+  });
+  uint32_t max_hops = 0;
+  for (uint32_t k = 0; k < tasks; ++k) {
+    max_hops = std::max(max_hops, task_hops[k]);
+    for (uint32_t d = 0; d < n; ++d) received[d] += task_received[k][d];
+  }
+  for (uint32_t d = 0; d < n; ++d) {
+    tiles_[d]->sync().recv_count += static_cast<uint32_t>(received[d]);
+    cost.words += received[d];
   }
   if (std::any_of(lists.begin(), lists.end(), [](const auto& l) { return !l.empty(); })) {
     uint64_t busiest = 0;
