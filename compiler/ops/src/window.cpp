@@ -361,8 +361,8 @@ void reduce_partials(graph::Graph& g, graph::Program& prog, const Tensor& y, Out
         for (uint32_t q = 0; q < parts; ++q) {
           const uint64_t q0 = std::max(pos, total * q / parts), q1 = std::min(pos + len, total * (q + 1) / parts);
           if (q0 < q1)
-            pieces.push_back({i, per, static_cast<uint32_t>(q0 - job_pos), static_cast<uint32_t>(q1 - job_pos), tiles[q],
-                              parts, at + (q0 - pos)});
+            pieces.push_back({i, per, static_cast<uint32_t>(q0 - job_pos), static_cast<uint32_t>(q1 - job_pos),
+                              tiles[q], parts, at + (q0 - pos)});
         }
       }
     }
@@ -446,9 +446,9 @@ Tensor conv2d(graph::Graph& g, graph::Program& prog, const Tensor& x, const Conv
     for (const Job& j : js) sizes.push_back({j.tile, (j.m1 - j.m0) * (j.oy1 - j.oy0) * geo.ow});
     partial = carve(g, sizes, name + ".partial");
   }
-  // A tile's run of jobs over consecutive output channels (one channel each when the rows are
-  // partial and pk is 1) takes its weights and bias as one block each, sliced per job: one copy per tile
-  // and weight rather than one per channel.
+  // A tile's run of jobs over consecutive output channels (one channel each when the rows
+  // are partial and pk is 1) takes its weights and bias as one block each, sliced per job:
+  // one copy per tile and weight rather than one per channel.
   auto w_begin = [&](const Job& j) { return layout.offset(j.m0, j.k); };
   auto w_end = [&](const Job& j) { return w_begin(j) + uint64_t(j.m1 - j.m0) * (j.c1 - j.c0) * layout.taps; };
   size_t run_end = 0;

@@ -87,7 +87,9 @@ Machine::ExchangeCost Machine::apply_exchange() {
   // reported in tile order afterwards, so nothing depends on the thread count.
   const uint32_t tasks = options_.threads > 1 ? std::min<uint32_t>(n, 8 * options_.threads) : 1;
   const auto over_tiles = [&](auto&& fn) {
-    pool_->run(tasks, [&](size_t k) { fn(static_cast<uint32_t>(n * k / tasks), static_cast<uint32_t>(n * (k + 1) / tasks), k); });
+    pool_->run(tasks, [&](size_t k) {
+      fn(static_cast<uint32_t>(n * k / tasks), static_cast<uint32_t>(n * (k + 1) / tasks), k);
+    });
   };
 
   // An exchange whose send lists are, byte for byte, lists that passed every check below
@@ -271,12 +273,9 @@ Machine::ExchangeCost Machine::apply_exchange() {
       sent_runs[t] = runs;
     }
   });
-  uint32_t max_hops = 0;
-  for (uint32_t k = 0; k < tasks; ++k) {
-    max_hops = std::max(max_hops, task_hops[k]);
-    for (uint32_t d = 0; d < n; ++d) received[d] += task_received[k][d];
-  }
+  const uint32_t max_hops = *std::max_element(task_hops.begin(), task_hops.end());
   for (uint32_t d = 0; d < n; ++d) {
+    for (uint32_t k = 0; k < tasks; ++k) received[d] += task_received[k][d];
     tiles_[d]->sync().recv_count += static_cast<uint32_t>(received[d]);
     cost.words += received[d];
   }
