@@ -26,7 +26,11 @@ module tess_link_stage #(
   assign push = in_valid_i && !skid_valid_q;
   assign pop = main_valid_q && out_ready_i;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  // Idle gating (tess_clk_gate): with nothing arriving and nothing held, no flop changes.
+  logic gclk;
+  tess_clk_gate u_gate (.clk_i, .en_i(in_valid_i || main_valid_q), .clk_o(gclk));
+
+  always_ff @(posedge gclk or negedge rst_ni) begin
     if (!rst_ni) begin
       main_valid_q <= 1'b0;
       skid_valid_q <= 1'b0;
@@ -42,7 +46,7 @@ module tess_link_stage #(
   end
 
   // Data flops carry no reset; they are read only while their valid bit is set.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (pop) begin
       if (skid_valid_q) main_q <= skid_q;
       else if (push) main_q <= in_data_i;

@@ -37,12 +37,27 @@ module tess_router #(
 );
   localparam int unsigned P = tess_noc_pkg::NumPorts;
   localparam int unsigned W = tess_flit_pkg::FlitW;
+  localparam bit HostHere = MY_X == 0 && MY_Y < HOSTS;
 
   logic [P-1:0]   head_valid;
   logic [P-1:0]   head_pop;
   logic [P*P-1:0] head_route;  // [i*P + o]: head of input i wants output o
   logic [P*W-1:0] head_flit;
   logic [P*P-1:0] gnt;         // [o*P + i]: output o offers input i's head
+
+  // Idle gating (tess_clk_gate): a router with no flit arriving and every queue empty, now
+  // and in the cycle before, changes no state at the edge (no push or pop; the arbiters'
+  // held grant and hold bit are already clear; the port checks record no wait), so its
+  // queues, arbiters and checks are clocked only when the router is busy or just was. A
+  // router with a host node is never gated: a host port's valid may follow the harness's
+  // inputs after the falling edge.
+  logic active, busy_q, gclk;
+  assign active = |in_valid_i || |head_valid;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) busy_q <= 1'b1;
+    else busy_q <= active;
+  end
+  tess_clk_gate u_gate (.clk_i, .en_i(active || busy_q || HostHere), .clk_o(gclk));
 
   for (genvar i = 0; i < P; i++) begin : g_in
     logic [P-1:0] route;
@@ -51,7 +66,7 @@ module tess_router #(
       .route_o(route)
     );
     tess_noc_fifo #(.WIDTH(P + W), .DEPTH(FIFO_DEPTH)) u_fifo (
-      .clk_i,
+      .clk_i(gclk),
       .rst_ni,
       .in_valid_i (in_valid_i[i]),
       .in_ready_o (in_ready_o[i]),
@@ -73,7 +88,6 @@ module tess_router #(
   // arbiter input and no multiplexer leg. Flits on X (from E or W) may turn anywhere; flits
   // on Y (from N or S) keep going or leave through the local port, except at a router with
   // a host node, where they turn west to it; from the local port anywhere.
-  localparam bit HostHere = MY_X == 0 && MY_Y < HOSTS;
 
   for (genvar o = 0; o < P; o++) begin : g_out
     logic [P-1:0] req, turn_ok;
@@ -90,7 +104,7 @@ module tess_router #(
       end
     end
     tess_noc_arb #(.N(P)) u_arb (
-      .clk_i,
+      .clk_i(gclk),
       .rst_ni,
       .req_i  (req),
       .ready_i(out_ready_i[o]),
@@ -108,8 +122,8 @@ module tess_router #(
   // Every port's valid/ready contract, both directions (simulation only).
   for (genvar p = 0; p < P; p++) begin : g_check
     tess_vr_check #(.W(W), .NAME("router input")) u_in (
-      .clk_i, .rst_ni, .valid_i(in_valid_i[p]), .ready_i(in_ready_o[p]), .data_i(in_flit_i[p*W +: W]));
+      .clk_i(gclk), .rst_ni, .valid_i(in_valid_i[p]), .ready_i(in_ready_o[p]), .data_i(in_flit_i[p*W +: W]));
     tess_vr_check #(.W(W), .NAME("router output")) u_out (
-      .clk_i, .rst_ni, .valid_i(out_valid_o[p]), .ready_i(out_ready_i[p]), .data_i(out_flit_o[p*W +: W]));
+      .clk_i(gclk), .rst_ni, .valid_i(out_valid_o[p]), .ready_i(out_ready_i[p]), .data_i(out_flit_o[p*W +: W]));
   end
 endmodule
