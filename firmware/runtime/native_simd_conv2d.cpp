@@ -29,12 +29,17 @@ using Masks = __m256i[kMaxKw + 1];
 // over ci, ky, kx. kFull: every output column's lane of every kx is inside (lanes past the
 // last output column, never stored, read nothing and need no blend). kStrided (sw > 1): the
 // lanes' columns are sw apart, read by a gather at `step` (l sw); else by one masked load.
-// The R x ROWS x V chains are independent, which hides the FMA unit's latency.
+// The R x ROWS x V chains are independent, which hides the FMA unit's latency. Only the
+// first `live` of the R channels exist: the others repeat the last one's chains and are not
+// stored (their FMAs cost nothing where the block is bound by the chains' latency).
 template <int R, int ROWS, int V, bool kFull, bool kStrided>
 TESSERA_SIMD void block(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s, uint32_t co,
-                        uint32_t oy, Span ry, uint32_t ox, const Masks* masks, __m256i step) {
+                        uint32_t oy, Span ry, uint32_t ox, const Masks* masks, __m256i step, int live = R) {
   const uint32_t plane = s.h * s.wd, kplane = s.kh * s.kw;
   const uintptr_t vstep = uintptr_t{8} * s.sw;  // x columns from one vector to the next
+  uintptr_t woff[R];  // channel r's weights from channel co's
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) woff[r] = static_cast<uintptr_t>(std::min(r, live - 1)) * s.cin * kplane;
   __m256 acc[ROWS][R][V];
 #pragma GCC unroll 8
   for (int q = 0; q < ROWS; ++q)
@@ -53,9 +58,14 @@ TESSERA_SIMD void block(float* y, const float* x, const float* w, const float* b
         xr[q] = xc + static_cast<uintptr_t>((oy + q) * s.sh - s.ph + ky * s.dh) * s.wd;
       const float* wr = wc + ky * s.kw;
       for (uint32_t kx = 0; kx < s.kw; ++kx) {
+        // A weight that feeds several vectors is broadcast once; one that feeds one vector
+        // right before its FMA (R accumulators and R weights would not fit the registers).
+        constexpr bool kHoist = ROWS * V > 1;
         __m256 wv[R];
+        if constexpr (kHoist) {
 #pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) wv[r] = _mm256_broadcast_ss(wr + static_cast<uintptr_t>(r) * s.cin * kplane + kx);
+          for (int r = 0; r < R; ++r) wv[r] = _mm256_broadcast_ss(wr + woff[r] + kx);
+        }
 #pragma GCC unroll 8
         for (int q = 0; q < ROWS; ++q)
 #pragma GCC unroll 8
@@ -70,7 +80,7 @@ TESSERA_SIMD void block(float* y, const float* x, const float* w, const float* b
               xv = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), at, step, _mm256_castsi256_ps(m), 4);
 #pragma GCC unroll 8
             for (int r = 0; r < R; ++r) {
-              const __m256 f = _mm256_fmadd_ps(xv, wv[r], acc[q][r][v]);
+              const __m256 f = _mm256_fmadd_ps(xv, kHoist ? wv[r] : _mm256_broadcast_ss(wr + woff[r] + kx), acc[q][r][v]);
               acc[q][r][v] = kFull ? f : _mm256_blendv_ps(acc[q][r][v], f, _mm256_castsi256_ps(m));
             }
           }
@@ -83,6 +93,7 @@ TESSERA_SIMD void block(float* y, const float* x, const float* w, const float* b
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
       for (int v = 0; v < V; ++v) {
+        if (r >= live) continue;
         const __m256 out = _mm256_add_ps(acc[q][r][v], _mm256_broadcast_ss(b + co + r));
         _mm256_maskstore_ps(y + (static_cast<uintptr_t>(co + r) * s.oh + oy + q) * s.ow + ox + 8 * v, masks[v][s.kw], out);
       }
@@ -147,8 +158,53 @@ TESSERA_SIMD void channels(float* y, const float* x, const float* w, const float
   }
 }
 
+// One output row (a vertex of a row block: every conv of ResNet-18 and AlexNet on `ipu-mk2`),
+// where no two rows share a block's weights: blocks of R channels by V vectors over the
+// whole row, the last channels and vectors of a block possibly past the end (not stored).
+template <int R, int V, bool kStrided>
+TESSERA_SIMD void one_row(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i step = _mm256_mullo_epi32(lane, _mm256_set1_epi32(static_cast<int>(s.sw)));  // lane l: l sw
+  const Span ry = inside(0u - s.ph, s.dh, s.kh, s.h);
+  for (uint32_t ox = 0; ox < s.ow; ox += 8 * V) {
+    Masks masks[V];
+    bool full = true;
+    for (int v = 0; v < V; ++v) full = column_masks(s, ox + 8 * v, step, masks[v]) && full;
+    for (uint32_t co = 0; co < s.cout; co += R) {
+      const int live = static_cast<int>(std::min<uint32_t>(R, s.cout - co));
+      if (full) block<R, 1, V, true, kStrided>(y, x, w, b, s, co, 0, ry, ox, masks, step, live);
+      else block<R, 1, V, false, kStrided>(y, x, w, b, s, co, 0, ry, ox, masks, step, live);
+    }
+  }
+}
+
+// The shape of one_row's blocks, R channels by V vectors (8 chains), that takes the fewest
+// blocks for a row of `vectors` vectors and `cout` channels: a block takes about as long as
+// one chain (the FMA's latency and the blend's, with at most 8 chains in flight), so the
+// fewest blocks is the fastest; of as few, the one with the fewest loads and broadcasts a
+// step (R + V).
+template <bool kStrided>
+void one_row_best(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s) {
+  constexpr int kShapes[4] = {4, 2, 8, 1};  // R; V = 8 / R
+  const uint32_t vectors = (s.ow + 7) / 8;
+  uint64_t best = ~uint64_t{0};
+  int pick = 0;
+  for (int r : kShapes) {
+    const uint32_t v = 8 / r;
+    const uint64_t blocks = uint64_t{(s.cout + r - 1) / r} * ((vectors + v - 1) / v);
+    if (blocks < best) best = blocks, pick = r;
+  }
+  switch (pick) {
+    case 4: return one_row<4, 2, kStrided>(y, x, w, b, s);
+    case 2: return one_row<2, 4, kStrided>(y, x, w, b, s);
+    case 8: return one_row<8, 1, kStrided>(y, x, w, b, s);
+    default: return one_row<1, 8, kStrided>(y, x, w, b, s);
+  }
+}
+
 template <bool kStrided>
 void all_channels(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s) {
+  if (s.oh == 1) return one_row_best<kStrided>(y, x, w, b, s);
   uint32_t co = 0;
   for (; co + 4 <= s.cout; co += 4) channels<4, 2, 1, kStrided>(y, x, w, b, s, co);
   for (; co + 2 <= s.cout; co += 2) channels<2, 4, 1, kStrided>(y, x, w, b, s, co);
