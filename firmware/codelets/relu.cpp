@@ -5,6 +5,9 @@
 #include "codelets/codelets.h"
 #include "runtime/fp_rules.h"
 #include "runtime/platform.h"
+#if !defined(__riscv)
+#include "runtime/native_simd.h"
+#endif
 
 namespace tessera::fw {
 
@@ -13,6 +16,9 @@ extern "C" void codelet_relu(uint32_t state_addr) {
   const uint32_t n = s[2];
   uint32_t* dst = tile_ptr<uint32_t>(s[0], n);
   const uint32_t* src = tile_ptr<const uint32_t>(s[1], n);
+#if !defined(__riscv)
+  if (simd::enabled()) return simd::relu(dst, src, n);  // the same bits, eight at once (native_simd.h)
+#endif
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t v = src[i];
     if ((v & 0x7fffffffu) > 0x7f800000u)

@@ -55,6 +55,9 @@ bool conv2d(float* y, const float* x, const float* w, const float* b, const Conv
 
 namespace tessera::fw::simd {
 
+// relu (codelets/relu.cpp) on the bits, eight elements at once. dst may be src.
+void relu(uint32_t* dst, const uint32_t* src, uint32_t n);
+
 // reduce_sum (codelets/reduce_sum.cpp): out[i] = in[i] + in[n + i] + ... left to right,
 // eight i at once. out may be in itself.
 void reduce_sum(float* out, const float* in, uint32_t n, uint32_t k);

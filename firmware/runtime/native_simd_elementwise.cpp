@@ -1,4 +1,4 @@
-// Native mode's vector kernels for the element-wise training codelets (native_simd.h).
+// Native mode's vector kernels for the element-wise codelets (native_simd.h).
 #include <immintrin.h>
 
 #include "runtime/fp_rules.h"
@@ -7,6 +7,22 @@
 namespace tessera::fw::simd {
 
 #define TESSERA_SIMD __attribute__((target("avx2,fma")))
+
+TESSERA_SIMD void relu(uint32_t* dst, const uint32_t* src, uint32_t n) {
+  const __m256i magnitude = _mm256_set1_epi32(0x7fffffff), inf = _mm256_set1_epi32(0x7f800000);
+  const __m256i nan = _mm256_set1_epi32(static_cast<int>(kCanonicalNaN)), zero = _mm256_setzero_si256();
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
+    const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(v, magnitude), inf);  // both sides below 2^31
+    const __m256i kept = _mm256_and_si256(v, _mm256_cmpgt_epi32(v, zero));           // sign clear and not +0
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_blendv_epi8(kept, nan, is_nan));
+  }
+  for (; i < n; ++i) {  // the codelet's rule
+    const uint32_t v = src[i];
+    dst[i] = (v & 0x7fffffffu) > 0x7f800000u ? kCanonicalNaN : static_cast<int32_t>(v) > 0 ? v : 0u;
+  }
+}
 
 TESSERA_SIMD void reduce_sum(float* out, const float* in, uint32_t n, uint32_t k) {
   uint32_t i = 0;

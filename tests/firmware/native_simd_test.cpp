@@ -1,6 +1,6 @@
 // Native mode's vector kernels (runtime/native_simd.h) against the codelets' portable
 // loops (fmaf from the C library), bit for bit: matmul, matmul_tn, matmul_nt, conv2d,
-// maxpool2d, reduce_sum and sgd_momentum on random shapes (every edge of the vector
+// maxpool2d, relu, reduce_sum and sgd_momentum on random shapes (every edge of the vector
 // blocks, padding, dilation, negative pads) and random values with FP specials mixed in.
 // NaN payloads may differ (fp_check.h's rule), except in maxpool2d, which moves bits. The
 // ISS side of the same kernels: codelet_iss_test and training_codelets_test. Skipped where
@@ -164,6 +164,21 @@ TEST_F(NativeSimd, Maxpool2dGivesThePortableBits) {
     compare(s, "maxpool2d",
             {y, x, c, h, wd, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw)}, y,
             size_t{c} * oh * ow, shape, /*exact: the pick's bits, NaN payloads too*/ true);
+  }
+}
+
+TEST_F(NativeSimd, ReluGivesThePortableBits) {
+  std::mt19937 r(seed_ + 4);
+  for (int trial = 0; trial < 40; ++trial) {
+    const uint32_t n = trial == 0 ? 0 : r() % 70;
+    Sram s;
+    // Every special (NaNs with payloads, -0, subnormals) often; some NaN payloads at random.
+    std::vector<uint32_t> xv = values(r, n);
+    for (auto& v : xv)
+      if (r() % 3 == 0) v = r() % 2 ? kSpecialBits[r() % std::size(kSpecialBits)] : (r() | 0x7f800001u);
+    const uint32_t x = s.put(xv), y = s.put(values(r, n));
+    compare(s, "relu", {y, x, n}, y, n, "relu n " + std::to_string(n), /*exact*/ true);
+    compare(s, "relu", {x, x, n}, x, n, "relu in place, n " + std::to_string(n), true);
   }
 }
 
