@@ -5,6 +5,7 @@
 
 #include "codelets/window.h"
 #include "runtime/native_simd.h"
+#include "runtime/native_simd_pairs.h"
 
 namespace tessera::fw::simd {
 namespace {
@@ -19,16 +20,20 @@ constexpr uint32_t kMaxKw = 16;  // wider kernels take the codelet's loop
 
 // Masks of one vector of 8 output columns: [kx] the lanes whose x column is inside x (and
 // that are output columns), [kw] the output columns.
-using Masks = __m256i[kMaxKw + 1];
+struct Masks {
+  __m256i in[kMaxKw + 1];
+  __m256i lo[kMaxKw], hi[kMaxKw];  // a column stride of 2: in[kx]'s pair_masks
+};
 
 // R output channels (co .. co+R-1) by V vectors of 8 output columns from ox, on ROWS output
 // rows from oy that take the same kernel rows ry. Lane l of vector v is output column
 // ox + 8v + l; its term (ci, ky, kx) reads x column (ox + 8v + l) sw - pw + kx dw, and is in
-// its chain only when that column is inside x: masks[v][kx] has those lanes, and a lane
+// its chain only when that column is inside x: masks[v].in[kx] has those lanes, and a lane
 // outside keeps its accumulator (blend), so every lane runs exactly the codelet's chain
 // over ci, ky, kx. kFull: every output column's lane of every kx is inside (lanes past the
 // last output column, never stored, read nothing and need no blend). kStrided (sw > 1): the
-// lanes' columns are sw apart, read by a gather at `step` (l sw); else by one masked load.
+// lanes' columns are sw apart, read by two masked loads and a shuffle when sw is 2
+// (load_pair), else by a gather at `step` (l sw); else by one masked load.
 // The R x ROWS x V chains are independent, which hides the FMA unit's latency. Only the
 // first `live` of the R channels exist: the others repeat the last one's chains and are not
 // stored (their FMAs cost nothing where the block is bound by the chains' latency).
@@ -71,11 +76,13 @@ TESSERA_SIMD void block(float* y, const float* x, const float* w, const float* b
 #pragma GCC unroll 8
           for (int v = 0; v < V; ++v) {
             const float* at = xr[q] + v * vstep + kx * s.dw;
-            const __m256i m = masks[v][kx];
+            const __m256i m = masks[v].in[kx];
             // lanes outside read nothing (and keep their accumulator below, or are not stored)
             __m256 xv;
             if constexpr (!kStrided)
               xv = _mm256_maskload_ps(at, m);
+            else if (s.sw == 2)
+              xv = load_pair(at, masks[v].lo[kx], masks[v].hi[kx]);
             else
               xv = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), at, step, _mm256_castsi256_ps(m), 4);
 #pragma GCC unroll 8
@@ -95,7 +102,7 @@ TESSERA_SIMD void block(float* y, const float* x, const float* w, const float* b
       for (int v = 0; v < V; ++v) {
         if (r >= live) continue;
         const __m256 out = _mm256_add_ps(acc[q][r][v], _mm256_broadcast_ss(b + co + r));
-        _mm256_maskstore_ps(y + (static_cast<uintptr_t>(co + r) * s.oh + oy + q) * s.ow + ox + 8 * v, masks[v][s.kw], out);
+        _mm256_maskstore_ps(y + (static_cast<uintptr_t>(co + r) * s.oh + oy + q) * s.ow + ox + 8 * v, masks[v].in[s.kw], out);
       }
 }
 
@@ -130,10 +137,11 @@ TESSERA_SIMD bool column_masks(const Conv2dShape& s, uint32_t ox, __m256i step, 
     const __m256i col = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first)), step);
     const __m256i in = _mm256_and_si256(_mm256_cmpgt_epi32(col, _mm256_set1_epi32(-1)),
                                         _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(s.wd)), col));
-    masks[kx] = _mm256_and_si256(in, lanes);
+    masks.in[kx] = _mm256_and_si256(in, lanes);
+    if (s.sw == 2) pair_masks(masks.in[kx], masks.lo[kx], masks.hi[kx]);
     full = full && _mm256_testc_si256(in, lanes);  // lanes & ~in is empty
   }
-  masks[s.kw] = lanes;
+  masks.in[s.kw] = lanes;
   return full;
 }
 
