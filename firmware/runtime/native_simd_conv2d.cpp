@@ -18,8 +18,8 @@ TESSERA_SIMD inline __m256i lanes_below(int n) {
 
 constexpr uint32_t kMaxKw = 16;  // wider kernels take the codelet's loop
 
-// Masks of one vector of 8 output columns: [kx] the lanes whose x column is inside x (and
-// that are output columns), [kw] the output columns.
+// Masks of one vector of 8 output columns: in[kx] the lanes whose x column is inside x (and
+// that are output columns), in[kw] the output columns.
 struct Masks {
   __m256i in[kMaxKw + 1];
   __m256i lo[kMaxKw], hi[kMaxKw];  // a column stride of 2: in[kx]'s pair_masks

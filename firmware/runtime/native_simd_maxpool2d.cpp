@@ -13,6 +13,7 @@ namespace {
 #define TESSERA_SIMD __attribute__((target("avx2,fma")))
 
 constexpr uint32_t kMaxKw = 16;  // wider windows take the codelet's loop
+
 }  // namespace
 
 TESSERA_SIMD bool maxpool2d(uint32_t* y, const float* x, const Pool2dShape& s) {
