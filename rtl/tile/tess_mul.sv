@@ -16,7 +16,7 @@ module tess_mul (
   output logic [31:0] result_o     // for the instruction now in E4
 );
   logic signed [32:0] a_q, b_q;
-  logic signed [65:0] m_q;
+  logic signed [63:0] m_q;  // the product's low 64 bits (the two above are never read)
   logic        [63:0] p_q;
   logic               hi_q, hi_m, hi_p;
 
@@ -27,17 +27,11 @@ module tess_mul (
       b_q  <= {(op_i == 2'd1) & b_i[31], b_i};
       hi_q <= (op_i != 2'd0);
     end
-    m_q  <= a_q * b_q;
+    m_q  <= a_q * b_q;  // (64-bit context: in simulation one 64-bit multiply, not a 66-bit one)
     hi_m <= hi_q;
-    p_q  <= m_q[63:0];
+    p_q  <= m_q;
     hi_p <= hi_m;
   end
-
-  // (mul/mulh* read only the low 64 bits of the 66-bit product.)
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [1:0] m_top_unused;
-  assign m_top_unused = m_q[65:64];
-  /* verilator lint_on UNUSEDSIGNAL */
 
   assign result_o = hi_p ? p_q[63:32] : p_q[31:0];
 endmodule
