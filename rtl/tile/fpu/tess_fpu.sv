@@ -40,6 +40,19 @@ module tess_fpu (
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------------
+  // Idle gating (tess_clk_gate) of the units a compute phase hardly uses: the conversion
+  // unit's registers load only while a conversion is presented (op_i, from the core's E1
+  // register) and the divider's state only at a start and while it counts, so no flop behind
+  // the gate changes at an edge it holds back; their rounding logic, which reads only those
+  // flops, is then not evaluated either. One gate for both: each gate costs the simulator
+  // its own scheduling every cycle (docs/machine-rtl.md, "Simulation speed").
+  // ---------------------------------------------------------------------------------------
+  logic cvt_op, div_busy, rare_clk;
+  assign cvt_op = (op_i == tess_fpu_pkg::FPU_CVT_W_S) || (op_i == tess_fpu_pkg::FPU_CVT_WU_S) ||
+                  (op_i == tess_fpu_pkg::FPU_CVT_S_W) || (op_i == tess_fpu_pkg::FPU_CVT_S_WU);
+  tess_clk_gate u_gate (.clk_i, .en_i(cvt_op || div_start_i || div_busy), .clk_o(rare_clk));
+
+  // ---------------------------------------------------------------------------------------
   // Latency 1: fmove class
   // ---------------------------------------------------------------------------------------
   tess_fpu_misc u_misc (
@@ -54,7 +67,8 @@ module tess_fpu (
   // Latency 2: conversions
   // ---------------------------------------------------------------------------------------
   tess_fpu_cvt u_cvt (
-    .clk_i   (clk_i),
+    .clk_i   (rare_clk),
+    .load_i  (cvt_op),
     .op_i    (op_i),
     .rm_i    (rm_i),
     .a_i     (a_i),
@@ -100,12 +114,14 @@ module tess_fpu (
   // ---------------------------------------------------------------------------------------
   tess_fpu_divsqrt u_divsqrt (
     .clk_i   (clk_i),
+    .gclk_i  (rare_clk),
     .rst_ni  (rst_ni),
     .start_i (div_start_i),
     .op_i    (op_i),
     .rm_i    (rm_i),
     .a_i     (a_i),
     .b_i     (b_i),
+    .busy_o  (div_busy),
     .done_o  (div_done_o),
     .res_o   (res_div_o),
     .flags_o (flags_div_o)

@@ -7,6 +7,7 @@
 // and too negative the smallest, with NV (and no NX); otherwise NX when inexact.
 module tess_fpu_cvt (
   input  logic                  clk_i,
+  input  logic                  load_i,   // op_i is a conversion: the S1 registers load
   input  tess_fpu_pkg::fpu_op_e op_i,
   input  logic [2:0]            rm_i,
   input  logic [31:0]           a_i,
@@ -67,7 +68,9 @@ module tess_fpu_cvt (
 
   assign i2f_norm = i2f_abs << i2f_lz[4:0];  // (zero stays zero whatever the shift)
 
-  // S0 -> S1 registers (shared by both directions where possible)
+  // S0 -> S1 registers (shared by both directions where possible). They load only while a
+  // conversion is presented: its result is read only in the cycle after one issued, and
+  // between conversions they hold still (tess_fpu gates their clock).
   tess_fpu_pkg::fpu_op_e     s1_op;
   logic [2:0]  s1_rm;
   logic        s1_sign, s1_nan, s1_big, s1_rnd, s1_stk;
@@ -75,20 +78,22 @@ module tess_fpu_cvt (
   logic [5:0]  s1_lz;
 
   always_ff @(posedge clk_i) begin
-    s1_op <= op_i;
-    s1_rm <= rm_i;
-    if ((op_i == tess_fpu_pkg::FPU_CVT_S_W) || (op_i == tess_fpu_pkg::FPU_CVT_S_WU)) begin
-      s1_sign <= i2f_sign;
-      s1_val  <= i2f_norm;
-    end else begin
-      s1_sign <= sa;
-      s1_val  <= f2i_int;
+    if (load_i) begin
+      s1_op <= op_i;
+      s1_rm <= rm_i;
+      if ((op_i == tess_fpu_pkg::FPU_CVT_S_W) || (op_i == tess_fpu_pkg::FPU_CVT_S_WU)) begin
+        s1_sign <= i2f_sign;
+        s1_val  <= i2f_norm;
+      end else begin
+        s1_sign <= sa;
+        s1_val  <= f2i_int;
+      end
+      s1_nan <= a_nan;
+      s1_big <= a_big;
+      s1_rnd <= f2i_rnd;
+      s1_stk <= f2i_stk;
+      s1_lz  <= i2f_lz;
     end
-    s1_nan <= a_nan;
-    s1_big <= a_big;
-    s1_rnd <= f2i_rnd;
-    s1_stk <= f2i_stk;
-    s1_lz  <= i2f_lz;
   end
 
   // =======================================================================================

@@ -11,12 +11,14 @@
 //                  valid combinationally in this cycle
 module tess_fpu_divsqrt (
   input  logic                  clk_i,
+  input  logic                  gclk_i,   // clk_i, or a copy gated while busy_o and start_i are 0
   input  logic                  rst_ni,
   input  logic                  start_i,
   input  tess_fpu_pkg::fpu_op_e op_i,     // tess_fpu_pkg::FPU_DIV or tess_fpu_pkg::FPU_SQRT
   input  logic [2:0]            rm_i,
   input  logic [31:0]           a_i,
   input  logic [31:0]           b_i,
+  output logic                  busy_o,   // counting: the state below changes at the next edge
   output logic                  done_o,
   output logic [31:0]           res_o,
   output logic [4:0]            flags_o
@@ -170,7 +172,8 @@ module tess_fpu_divsqrt (
   end
 
   // Datapath: no reset.
-  always_ff @(posedge clk_i) begin
+  // Loaded only at a start or while counting (busy_o), so it may run on the gated clock.
+  always_ff @(posedge gclk_i) begin
     if (start_i) begin
       sqrt_q          <= is_sqrt;
       rm_q            <= rm_i;
@@ -218,6 +221,7 @@ module tess_fpu_divsqrt (
     .flags_o  (round_flags)
   );
 
+  assign busy_o  = (cnt_q != 4'd0);
   assign done_o  = (cnt_q == DoneCnt);
   assign res_o   = special_q ? special_res_q : round_res;
   assign flags_o = special_q ? special_flags_q : round_flags;
