@@ -145,6 +145,19 @@ TESSERA_SIMD bool column_masks(const Conv2dShape& s, uint32_t ox, __m256i step, 
   return full;
 }
 
+// Lane l's column offset from lane 0's: l sw.
+TESSERA_SIMD inline __m256i lane_steps(const Conv2dShape& s) {
+  return _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(static_cast<int>(s.sw)));
+}
+
+// The masks of V vectors of output columns from ox; returns whether all of them are full.
+template <int V>
+TESSERA_SIMD bool vector_masks(const Conv2dShape& s, uint32_t ox, __m256i step, Masks (&masks)[V]) {
+  bool full = true;
+  for (int v = 0; v < V; ++v) full = column_masks(s, ox + 8 * v, step, masks[v]) && full;
+  return full;
+}
+
 // Output channels co .. co+R-1, over every row and the columns from ox: V vectors of
 // columns at a time while more than V / 2 vectors' columns are left (the last vectors may
 // have no output column: their lanes read and store nothing), then half as many vectors of
@@ -152,12 +165,10 @@ TESSERA_SIMD bool column_masks(const Conv2dShape& s, uint32_t ox, __m256i step, 
 template <int R, int ROWS, int V, bool kStrided>
 TESSERA_SIMD void channels(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s,
                            uint32_t co, uint32_t ox = 0) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i step = _mm256_mullo_epi32(lane, _mm256_set1_epi32(static_cast<int>(s.sw)));  // lane l: l sw
+  const __m256i step = lane_steps(s);
   for (; ox < s.ow && s.ow - ox > 8 * (V / 2); ox += 8 * V) {
     Masks masks[V];
-    bool full = true;
-    for (int v = 0; v < V; ++v) full = column_masks(s, ox + 8 * v, step, masks[v]) && full;
+    const bool full = vector_masks(s, ox, step, masks);
     for (uint32_t oy = 0; oy < s.oh;)
       oy += rows<R, ROWS, V, kStrided>(y, x, w, b, s, co, oy, inside(oy * s.sh - s.ph, s.dh, s.kh, s.h), ox, masks, step, full);
   }
@@ -171,13 +182,11 @@ TESSERA_SIMD void channels(float* y, const float* x, const float* w, const float
 // whole row, the last channels and vectors of a block possibly past the end (not stored).
 template <int R, int V, bool kStrided>
 TESSERA_SIMD void one_row(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i step = _mm256_mullo_epi32(lane, _mm256_set1_epi32(static_cast<int>(s.sw)));  // lane l: l sw
+  const __m256i step = lane_steps(s);
   const Span ry = inside(0u - s.ph, s.dh, s.kh, s.h);
   for (uint32_t ox = 0; ox < s.ow; ox += 8 * V) {
     Masks masks[V];
-    bool full = true;
-    for (int v = 0; v < V; ++v) full = column_masks(s, ox + 8 * v, step, masks[v]) && full;
+    const bool full = vector_masks(s, ox, step, masks);
     for (uint32_t co = 0; co < s.cout; co += R) {
       const int live = static_cast<int>(std::min<uint32_t>(R, s.cout - co));
       if (full) block<R, 1, V, true, kStrided>(y, x, w, b, s, co, 0, ry, ox, masks, step, live);

@@ -30,18 +30,18 @@ TESSERA_SIMD bool maxpool2d(uint32_t* y, const float* x, const Pool2dShape& s) {
   for (uint32_t ox = 0; ox < s.ow; ox += 8) {
     const int cols = static_cast<int>(std::min<uint32_t>(8, s.ow - ox));
     const __m256i out_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(cols), lane);
-    // Per kx: each lane's x column and whether it is inside x (and the lane an output).
+    // Per kx: each lane's x column and whether it is inside x (and the lane an output); at a
+    // column stride of 2 the masks of load_pair's two loads too.
+    const int64_t first = static_cast<int64_t>(ox) * s.sw - pw;  // lane 0's column at kx = 0
     __m256i col[kMaxKw], valid[kMaxKw], lo[kMaxKw], hi[kMaxKw];
     for (uint32_t kx = 0; kx < s.kw; ++kx) {
-      const int64_t first = static_cast<int64_t>(ox) * s.sw - pw + kx;  // lane 0's column
-      col[kx] = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first)),
+      col[kx] = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first + kx)),
                                  _mm256_mullo_epi32(lane, _mm256_set1_epi32(static_cast<int>(s.sw))));
       const __m256i ge0 = _mm256_cmpgt_epi32(col[kx], _mm256_set1_epi32(-1));
       const __m256i ltw = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(s.wd)), col[kx]);
       valid[kx] = _mm256_and_si256(_mm256_and_si256(ge0, ltw), out_lanes);
-      pair_masks(valid[kx], lo[kx], hi[kx]);
+      if (s.sw == 2) pair_masks(valid[kx], lo[kx], hi[kx]);
     }
-    const int64_t first = static_cast<int64_t>(ox) * s.sw - pw;  // lane 0's column at kx = 0
     for (uint32_t ci = 0; ci < s.c; ++ci) {
       const float* xc = x + static_cast<uintptr_t>(ci) * plane;
       for (uint32_t oy = 0; oy < s.oh; ++oy) {
