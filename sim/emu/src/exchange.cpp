@@ -27,44 +27,70 @@ struct Range {
   uint32_t tile;        // the tile whose send list this came from
 };
 
-uint32_t hops(const arch::Target& t, uint32_t a, uint32_t b) {
-  const int ax = static_cast<int>(a % t.mesh_cols), ay = static_cast<int>(a / t.mesh_cols);
-  const int bx = static_cast<int>(b % t.mesh_cols), by = static_cast<int>(b / t.mesh_cols);
-  return static_cast<uint32_t>(std::abs(ax - bx) + std::abs(ay - by));
-}
+// A tile's place in the mesh.
+struct Place {
+  int32_t x, y;
+};
 
-// The working lists of one exchange, one per tile.
+uint32_t hops(Place a, Place b) { return static_cast<uint32_t>(std::abs(a.x - b.x) + std::abs(a.y - b.y)); }
+
+// The working lists of one exchange. The send lists are read in parallel over blocks of
+// source tiles (tasks), each task into flat lists of its own (a vector per destination
+// grew in every exchange of a program run once); the writes are then gathered by
+// destination, in tile order.
 struct Scratch {
-  std::vector<std::vector<Range>> writes, sources;
+  struct Write {
+    uint32_t node;  // the destination tile
+    Range range;
+  };
+  std::vector<std::vector<Write>> writes;         // [task]
+  std::vector<std::vector<uint32_t>> at;          // [task][destination]: its writes' place in by_dest
+  std::vector<Range> by_dest;                     // every write, by destination, in tile order
+  std::vector<uint64_t> dest_begin;               // [destination], n + 1: its writes in by_dest
+  std::vector<std::vector<Range>> sources;        // [task]: what the lists of its tiles read
+  std::vector<uint32_t> source_begin, source_end; // [tile]: its list's reads in its task's sources
   // Each tile's send list where it lies in its SRAM: the exchange writes no list (checked
   // below, or the lists are byte for byte lists whose exchange was checked).
   std::vector<std::span<const arch::SendEntry>> lists;
   std::vector<uint64_t> sent, received, runs;
-  // The parallel parts (below): each task's words received per tile, and each
+  // The parallel parts (below): each task's words received per tile, and each task's or
   // destination's first failed check.
   std::vector<std::vector<uint64_t>> task_received;
   std::vector<uint32_t> task_hops;
+  // [tile]: its place in the mesh, and its SRAM's first byte: what every entry moved reads
+  // without a division or a look into the tile.
+  std::vector<Place> places;
+  std::vector<uint8_t*> srams;
   struct Failure {
-    uint32_t code = 0, at = 0;
+    uint32_t tile = 0, code = 0, at = 0;
     std::string what;
   };
-  std::vector<Failure> failures;
+  std::vector<Failure> failures, task_failures;
   std::string key;  // this exchange's key (below)
-  // Exchanges that passed every check: by their keys' hashes, the keys (those seen twice),
-  // and the hashes of those seen once.
+  // Exchanges that passed every check, by their keys' hashes: the keys of those checked
+  // twice, and the shapes (each active tile, its list's place and length) of those checked
+  // once.
   std::unordered_map<uint64_t, std::string> checked;
-  std::unordered_set<uint64_t> seen;
-  void reset(uint32_t n) {
-    for (auto* v : {&writes, &sources}) {
-      if (v->size() < n) v->resize(n);
-      for (auto& l : *v) l.clear();
+  std::unordered_set<uint64_t> shapes;
+  void reset(uint32_t n, uint32_t tasks) {
+    if (writes.size() < tasks) writes.resize(tasks);
+    if (sources.size() < tasks) sources.resize(tasks);
+    if (at.size() < tasks) at.resize(tasks);
+    for (uint32_t k = 0; k < tasks; ++k) {
+      writes[k].clear();
+      sources[k].clear();
+      at[k].assign(n, 0);
     }
+    source_begin.assign(n, 0);
+    source_end.assign(n, 0);
     lists.assign(n, {});
     sent.assign(n, 0);
     received.assign(n, 0);
     runs.assign(n, 0);
     failures.resize(n);
     for (Failure& f : failures) f.code = 0;
+    task_failures.resize(tasks);
+    for (Failure& f : task_failures) f.code = 0;
   }
 };
 
@@ -73,15 +99,6 @@ struct Scratch {
 Machine::ExchangeCost Machine::apply_exchange() {
   const uint32_t n = tile_count();
   const uint32_t sram_end = arch::kSramBase + target_.sram_bytes;
-  // Kept between supersteps (per thread, as any thread may drive a machine), so that a
-  // superstep allocates nothing once they have grown.
-  thread_local Scratch scratch;
-  scratch.reset(n);
-  auto& writes = scratch.writes;
-  auto& sources = scratch.sources;
-  auto& lists = scratch.lists;
-  // The messages are built only when a check fails.
-  const auto when = [&] { return " in the exchange of superstep " + std::to_string(superstep_); };
   // The parts that are independent per destination or per source tile run on the pool, over
   // blocks of tiles (several per thread, as exchanges are uneven); what they find is
   // reported in tile order afterwards, so nothing depends on the thread count.
@@ -91,14 +108,25 @@ Machine::ExchangeCost Machine::apply_exchange() {
       fn(static_cast<uint32_t>(n * k / tasks), static_cast<uint32_t>(n * (k + 1) / tasks), k);
     });
   };
+  // Kept between supersteps (per thread, as any thread may drive a machine), so that a
+  // superstep allocates nothing once they have grown. The tasks below reach it through this
+  // reference, the driving thread's (a thread_local named in a task would be the worker's).
+  thread_local Scratch driver_scratch;
+  Scratch& scratch = driver_scratch;
+  scratch.reset(n, static_cast<uint32_t>(tasks));
+  auto& lists = scratch.lists;
+  // The messages are built only when a check fails.
+  const auto when = [&] { return " in the exchange of superstep " + std::to_string(superstep_); };
 
   // An exchange whose send lists are, byte for byte, lists that passed every check below
   // on a machine of this shape passes them again, so those checks are skipped (sorting every
-  // tile's writes was most of an exchange's time). The key: the shape, then each list's
-  // tile, place, length and contents. It is hashed where the lists lie, and built (a copy
-  // of every list) only to compare with a stored key of the same hash, or to store it when
-  // the exchange passes its checks a second time: a program run once (one image's
-  // inference) copies no list, a training loop checks each exchange twice.
+  // tile's writes was most of an exchange's time). The key: the machine's shape, each
+  // active tile, its list's place and length (together, the exchange's shape), then each
+  // list's contents. Only an exchange whose shape passed the checks before is hashed where
+  // its lists lie, and its key built (a copy of every list) only to compare with a stored
+  // key of the same hash, or to store it when it passes the checks again: a program run
+  // once (one image's inference) reads each list only to check and to move its words, a
+  // training loop checks each exchange twice.
   const auto tile_list = [&](uint32_t t) {
     const SyncState& s = tiles_[t]->sync();
     return std::span<const arch::SendEntry>(
@@ -116,12 +144,18 @@ Machine::ExchangeCost Machine::apply_exchange() {
     const SyncState& s = tiles_[t]->sync();
     const uint64_t list_bytes = uint64_t{s.xchg_entries} * sizeof(arch::SendEntry);
     keyed = !(s.xchg_list & 3) && s.xchg_list >= arch::kSramBase && s.xchg_list + list_bytes <= sram_end;
-    if (!keyed) break;  // the checks below say what is wrong
     mix(t);
     mix(s.xchg_list);
     mix(s.xchg_entries);
-    const auto l = tile_list(t);
-    mix(std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(l.data()), list_bytes)));
+  }
+  const uint64_t shape = hash;
+  const bool seen_shape = keyed && scratch.shapes.contains(shape);
+  if (seen_shape) {
+    for (uint32_t t = 0; t < n; ++t) {
+      if (!active(t)) continue;
+      const auto l = tile_list(t);
+      mix(std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(l.data()), l.size_bytes())));
+    }
   }
   std::string& key = scratch.key;
   const auto build_key = [&] {
@@ -140,66 +174,112 @@ Machine::ExchangeCost Machine::apply_exchange() {
       key.append(reinterpret_cast<const char*>(l.data()), l.size_bytes());
     }
   };
-  const auto stored = keyed ? scratch.checked.find(hash) : scratch.checked.end();
+  const auto stored = seen_shape ? scratch.checked.find(hash) : scratch.checked.end();
   if (stored != scratch.checked.end() && (build_key(), key == stored->second)) {
     for (uint32_t t = 0; t < n; ++t)
       if (active(t)) lists[t] = tile_list(t);
   } else {
-    // Read and check every send list.
+    // Read and check every send list, each source tile on its own (in parallel): each
+    // entry on its own, then its runs kept as the writes of its destination. Each task stops
+    // at its first failure; the first in tile order is reported.
     const SendListBounds bounds{n, target_.host_nodes, sram_end, layout_.firmware_end};
-    for (uint32_t t = 0; t < n; ++t) {
+    const auto read_list = [&](uint32_t t, size_t k) {
       const SyncState& s = tiles_[t]->sync();
-      if (!s.xchg_started || s.xchg_entries == 0) continue;
+      if (!s.xchg_started || s.xchg_entries == 0) return true;
       const uint64_t list_bytes = uint64_t{s.xchg_entries} * sizeof(arch::SendEntry);
       if ((s.xchg_list & 3) || s.xchg_list < arch::kSramBase || s.xchg_list + list_bytes > sram_end) {
-        fail_device(t, arch::kDevErrXchgBadSource, s.xchg_list,
-                    "tile " + std::to_string(t) + "'s send list at " + hex(s.xchg_list) + " (" +
-                        std::to_string(s.xchg_entries) + " entries) is misaligned or outside SRAM" + when());
-        return {};
+        scratch.task_failures[k] = {t, arch::kDevErrXchgBadSource, s.xchg_list,
+                                    "tile " + std::to_string(t) + "'s send list at " + hex(s.xchg_list) + " (" +
+                                        std::to_string(s.xchg_entries) + " entries) is misaligned or outside SRAM"};
+        return false;
       }
-      lists[t] = tile_list(t);
-      sources[t].push_back({s.xchg_list, static_cast<uint32_t>(s.xchg_list + list_bytes), t});
-      const uint32_t slots = static_cast<uint32_t>(lists[t].size());
+      const auto list = lists[t] = tile_list(t);
+      auto& sources = scratch.sources[k];
+      auto& writes = scratch.writes[k];
+      auto& at = scratch.at[k];
+      scratch.source_begin[t] = static_cast<uint32_t>(sources.size());
+      sources.push_back({s.xchg_list, static_cast<uint32_t>(s.xchg_list + list_bytes), t});
+      const uint32_t slots = static_cast<uint32_t>(list.size());
       for (uint32_t e = 0; e < slots; ++e) {
-        SendRuns r;
-        if (auto bad = read_send_entry(lists[t], s.xchg_list, t, e, bounds, r)) {
-          fail_device(bad->tile, bad->code, bad->detail, bad->what + when());
-          return {};
+        const uint32_t first = e;
+        SendRuns r = decode_send_entry(list, e);
+        if (!send_entry_ok(list, first, e, r, bounds)) {
+          e = first;
+          if (auto bad = read_send_entry(list, s.xchg_list, t, e, bounds, r)) {
+            scratch.task_failures[k] = {bad->tile, bad->code, bad->detail, std::move(bad->what)};
+            return false;
+          }
         }
         if (r.bytes == 0) continue;
         // Each run is a range as a plain entry's, but runs that touch are one range (so an
         // entry never adds more ranges than SRAM / stride).
         const uint64_t last = r.count - 1;
         if (r.src_stride <= r.bytes) {
-          sources[t].push_back({r.src, static_cast<uint32_t>(r.src + last * r.src_stride + r.bytes), t});
+          sources.push_back({r.src, static_cast<uint32_t>(r.src + last * r.src_stride + r.bytes), t});
         } else {
-          for (uint32_t k = 0, a = r.src; k < r.count; ++k, a += r.src_stride) sources[t].push_back({a, a + r.bytes, t});
+          for (uint32_t c = 0, a = r.src; c < r.count; ++c, a += r.src_stride) sources.push_back({a, a + r.bytes, t});
         }
         if (r.dst_stride == r.bytes) {
-          writes[r.node].push_back({r.dst, static_cast<uint32_t>(r.dst + last * r.dst_stride + r.bytes), t});
+          writes.push_back({r.node, {r.dst, static_cast<uint32_t>(r.dst + last * r.dst_stride + r.bytes), t}});
+          ++at[r.node];
         } else {
-          for (uint32_t k = 0, a = r.dst; k < r.count; ++k, a += r.dst_stride) writes[r.node].push_back({a, a + r.bytes, t});
+          for (uint32_t c = 0, a = r.dst; c < r.count; ++c, a += r.dst_stride) writes.push_back({r.node, {a, a + r.bytes, t}});
+          at[r.node] += r.count;
         }
       }
+      scratch.source_end[t] = static_cast<uint32_t>(sources.size());
+      return true;
+    };
+    over_tiles([&](uint32_t t0, uint32_t t1, size_t k) {
+      uint64_t slots = 0;  // a range per entry, and one per list, as a rule (a list fits in SRAM)
+      for (uint32_t t = t0; t < t1; ++t)
+        if (active(t)) slots += std::min<uint64_t>(tiles_[t]->sync().xchg_entries, target_.sram_bytes / 16) + 1;
+      scratch.writes[k].reserve(slots);
+      scratch.sources[k].reserve(slots);
+      for (uint32_t t = t0; t < t1 && read_list(t, k); ++t) {}
+    });
+    for (const Scratch::Failure& f : scratch.task_failures)
+      if (f.code != 0) {
+        fail_device(f.tile, f.code, f.at, f.what + when());
+        return {};
+      }
+    // Each destination's writes in one stretch of by_dest, task by task (so in tile order):
+    // the counts become each task's first place in it, and each task moves its own.
+    auto& dest_begin = scratch.dest_begin;
+    dest_begin.assign(n + 1, 0);
+    uint64_t total = 0;
+    for (uint32_t d = 0; d < n; ++d) {
+      dest_begin[d] = total;
+      for (uint32_t k = 0; k < tasks; ++k) {
+        const uint32_t count = scratch.at[k][d];
+        scratch.at[k][d] = static_cast<uint32_t>(total);
+        total += count;
+      }
     }
+    dest_begin[n] = total;
+    scratch.by_dest.resize(total);
+    pool_->run(tasks, [&](size_t k) {
+      for (const Scratch::Write& w : scratch.writes[k]) scratch.by_dest[scratch.at[k][w.node]++] = w.range;
+    });
 
     // No address written twice; nothing written where a send list reads. Each destination
     // on its own (in parallel); the first failure in tile order is reported.
     auto& failures = scratch.failures;
-    const auto check = [&](uint32_t d) {
-      auto& w = writes[d];
+    const auto check = [&](uint32_t d, size_t k_of_d) {
+      const std::span<Range> w(scratch.by_dest.data() + dest_begin[d], dest_begin[d + 1] - dest_begin[d]);
       if (w.empty()) return;
       auto by_begin = [](const Range& a, const Range& b) { return a.begin < b.begin; };
       std::sort(w.begin(), w.end(), by_begin);
       for (size_t i = 1; i < w.size(); ++i) {
         if (w[i].begin < w[i - 1].end) {
-          failures[d] = {arch::kDevErrXchgDoubleWrite, w[i].begin,
+          failures[d] = {d, arch::kDevErrXchgDoubleWrite, w[i].begin,
                          "tiles " + std::to_string(w[i - 1].tile) + " and " + std::to_string(w[i].tile) +
                              " both write tile " + std::to_string(d) + " at " + hex(w[i].begin)};
           return;
         }
       }
-      auto& src = sources[d];
+      const std::span<Range> src(scratch.sources[k_of_d].data() + scratch.source_begin[d],
+                                 scratch.source_end[d] - scratch.source_begin[d]);
       std::sort(src.begin(), src.end(), by_begin);
       size_t j = 0;
       for (const Range& r : w) {
@@ -207,7 +287,7 @@ Machine::ExchangeCost Machine::apply_exchange() {
         for (size_t k = j; k < src.size() && src[k].begin < r.end; ++k) {
           if (src[k].end > r.begin) {
             const uint32_t at = std::max(r.begin, src[k].begin);
-            failures[d] = {arch::kDevErrXchgWriteSource, at,
+            failures[d] = {d, arch::kDevErrXchgWriteSource, at,
                            "tile " + std::to_string(r.tile) + " writes tile " + std::to_string(d) + " at " + hex(at) +
                                ", which tile " + std::to_string(d) + "'s send list reads"};
             return;
@@ -215,8 +295,9 @@ Machine::ExchangeCost Machine::apply_exchange() {
         }
       }
     };
-    over_tiles([&](uint32_t d0, uint32_t d1, size_t) {
-      for (uint32_t d = d0; d < d1; ++d) check(d);
+    // The same blocks of tiles as the reading above, so tile d's reads are in task k's list.
+    over_tiles([&](uint32_t d0, uint32_t d1, size_t k) {
+      for (uint32_t d = d0; d < d1; ++d) check(d, k);
     });
     for (uint32_t d = 0; d < n; ++d)
       if (failures[d].code != 0) {
@@ -225,13 +306,13 @@ Machine::ExchangeCost Machine::apply_exchange() {
       }
 
     if (keyed) {  // bounded: a few programs' exchanges
-      if (scratch.seen.contains(hash)) {
+      if (!seen_shape) {
+        if (scratch.shapes.size() >= 4096) scratch.shapes.clear();
+        scratch.shapes.insert(shape);
+      } else {
         if (scratch.checked.size() >= 1024) scratch.checked.clear();
         build_key();
         scratch.checked[hash] = key;
-      } else {
-        if (scratch.seen.size() >= 4096) scratch.seen.clear();
-        scratch.seen.insert(hash);
       }
     }
   }
@@ -251,6 +332,14 @@ Machine::ExchangeCost Machine::apply_exchange() {
   auto& task_hops = scratch.task_hops;
   if (task_received.size() < tasks) task_received.resize(tasks);
   task_hops.assign(tasks, 0);
+  auto& places = scratch.places;
+  auto& srams = scratch.srams;
+  places.resize(n);
+  srams.resize(n);
+  for (uint32_t t = 0; t < n; ++t) {
+    places[t] = {static_cast<int32_t>(t % target_.mesh_cols), static_cast<int32_t>(t / target_.mesh_cols)};
+    srams[t] = tiles_[t]->sram().data();
+  }
   over_tiles([&](uint32_t t0, uint32_t t1, size_t k) {
     std::vector<uint64_t>& recv = task_received[k];
     recv.assign(n, 0);
@@ -261,13 +350,13 @@ Machine::ExchangeCost Machine::apply_exchange() {
         const SendRuns r = decode_send_entry(l, e);  // checked above
         if (r.bytes == 0) continue;
         runs += r.count - 1;
-        uint8_t* dst = tiles_[r.node]->sram().data() + (r.dst - arch::kSramBase);
-        const uint8_t* src = tiles_[t]->sram().data() + (r.src - arch::kSramBase);
+        uint8_t* dst = srams[r.node] + (r.dst - arch::kSramBase);
+        const uint8_t* src = srams[t] + (r.src - arch::kSramBase);
         for (uint32_t c = 0; c < r.count; ++c, dst += r.dst_stride, src += r.src_stride) std::memcpy(dst, src, r.bytes);
         const uint64_t words = uint64_t{r.bytes / 4} * r.count;
         sent[t] += words;
         recv[r.node] += words;
-        task_hops[k] = std::max(task_hops[k], hops(target_, t, r.node));
+        task_hops[k] = std::max(task_hops[k], hops(places[t], places[r.node]));
       }
       tiles_[t]->sync().xchg_sent = static_cast<uint32_t>(sent[t]);
       sent_runs[t] = runs;

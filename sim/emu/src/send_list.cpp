@@ -9,13 +9,12 @@
 
 namespace tessera::emu {
 
-SendRuns decode_send_entry(std::span<const arch::SendEntry> list, uint32_t& e) {
-  return arch::decode_send_entry([&](uint32_t i) { return list[i]; }, static_cast<uint32_t>(list.size()), e);
-}
-
 std::optional<SendListError> read_send_entry(std::span<const arch::SendEntry> list, uint32_t list_addr, uint32_t tile,
                                              uint32_t& e, const SendListBounds& b, SendRuns& r) {
   const uint32_t first = e;
+  r = decode_send_entry(list, e);
+  if (send_entry_ok(list, first, e, r, b)) return std::nullopt;
+  e = first;
   const auto entry = [&] { return "tile " + std::to_string(tile) + " send entry " + std::to_string(first); };
   const auto error = [&](uint32_t on, uint32_t code, uint32_t detail, std::string what) {
     return SendListError{on, code, detail, std::move(what)};

@@ -72,10 +72,13 @@ class Hart {
   uint64_t instret() const { return instret_; }
   uint64_t cycle() const { return cycle_; }
   // The machine advances time across barriers; results in flight are ready by then.
+  // latest_ready_ bounds every ready cycle, so with nothing ready after `c` (always in
+  // native mode) no ready cycle changes.
   void set_cycle(uint64_t c) {
     cycle_ = c;
+    if (latest_ready_ <= c) return;
     for (uint64_t& r : ready_) r = std::min(r, c);
-    latest_ready_ = std::min(latest_ready_, c);
+    latest_ready_ = c;
   }
   uint32_t superstep = 0;  // maintained by the tile; recorded in the trap latch
 
