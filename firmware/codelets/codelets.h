@@ -93,6 +93,10 @@
 
 #include <stdint.h>
 
+namespace tessera::arch {
+struct Vertex;
+}
+
 namespace tessera::fw {
 
 // FNV-1a, 32-bit, continued from `h` over the bytes of `s`.
@@ -175,6 +179,14 @@ TESSERA_CODELETS(TESSERA_CODELET_DECLARE)
 extern const CodeletInfo tessera_codelet_table[];
 extern const uint32_t tessera_codelet_count;
 }
+
+#if !defined(__riscv)
+// Native mode: runs conv2d vertices vs[0], vs[1], ... (n of them, the rest of a compute
+// set) and returns how many it ran, at least 1: several at once where they are lone output
+// channels of one x and shape (codelets/conv2d.cpp), with the bits and effects of running
+// them one by one.
+uint32_t native_conv2d_vertices(const arch::Vertex* vs, uint32_t n);
+#endif
 
 // Index of the codelet called `name`, or tessera_codelet_count if there is none.
 inline uint32_t codelet_index(const char* name) {

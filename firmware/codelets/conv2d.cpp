@@ -19,7 +19,11 @@
 #include "runtime/fp_rules.h"
 #include "runtime/platform.h"
 #if !defined(__riscv)
+#include <algorithm>
+#include <cstring>
+
 #include "runtime/native_simd.h"
+#include "tessera/arch/control.h"
 #endif
 
 namespace tessera::fw {
@@ -121,5 +125,89 @@ extern "C" void codelet_conv2d(uint32_t state_addr) {
     }
   }
 }
+
+#if !defined(__riscv)
+namespace {
+
+// A conv2d vertex's state read without halting: false where the codelet would fault on it
+// or would not reach the vector kernel with one output channel (it then runs alone, and
+// faults or takes its other paths there).
+struct LoneConv {
+  float* y;
+  const float* x;
+  const float* w;
+  const float* b;
+  simd::Conv2dShape s;
+  uintptr_t y_end, w_end, b_end;
+};
+
+bool lone_conv(uint32_t state_addr, LoneConv& v) {
+  const native_detail::Context& c = native_detail::context();
+  // [addr, addr + bytes) inside SRAM and 4-byte aligned (tile_ptr's checks).
+  const auto at = [&](uint32_t addr, uint64_t words) -> uint8_t* {
+    const uint64_t offset = static_cast<uint64_t>(addr) - arch::kSramBase;
+    if (addr % 4 != 0 || addr < arch::kSramBase || words > c.sram_bytes || offset + words * 4 > c.sram_bytes) return nullptr;
+    return c.sram + offset;
+  };
+  const uint32_t* s = reinterpret_cast<const uint32_t*>(at(state_addr, kWords_conv2d));
+  if (!s) return false;
+  v.s = {s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17]};
+  const simd::Conv2dShape& d = v.s;
+  if (d.cout != 1 || no_elements(d.oh, d.ow) || no_elements(d.cin, d.kh, d.kw) || no_elements(d.h, d.wd)) return false;
+  const uint64_t ny = extent(d.cout, d.oh, d.ow), nx = extent(d.cin, d.h, d.wd), nw = extent(d.cout, d.cin, d.kh, d.kw);
+  v.y = reinterpret_cast<float*>(at(s[0], ny));
+  v.x = reinterpret_cast<const float*>(at(s[1], nx));
+  v.w = reinterpret_cast<const float*>(at(s[2], nw));
+  v.b = reinterpret_cast<const float*>(at(s[3], 1));
+  if (!v.y || !v.x || !v.w || !v.b) return false;
+  v.y_end = reinterpret_cast<uintptr_t>(v.y + ny), v.w_end = reinterpret_cast<uintptr_t>(v.w + nw);
+  v.b_end = reinterpret_cast<uintptr_t>(v.b + 1);
+  return true;
+}
+
+bool overlap(const void* a, uintptr_t a_end, const void* b, uintptr_t b_end) {
+  return reinterpret_cast<uintptr_t>(a) < b_end && reinterpret_cast<uintptr_t>(b) < a_end;
+}
+
+}  // namespace
+
+uint32_t native_conv2d_vertices(const arch::Vertex* vs, uint32_t n) {
+  // The compiler makes one vertex per output channel of a block of rows, each reading the
+  // same window of x (LeNet-5's convs: 1 channel, 4 or 5 rows, 28 or 10 columns), so a
+  // vertex's kernel loads a vector of x for every FMA. Consecutive such vertices with the
+  // same x and shape run as the channels of one kernel call instead: each load then feeds
+  // up to 8 chains. Only where running them in order could not differ: every vertex's
+  // state and arrays valid (else the first runs alone and faults there), no y overlapping
+  // another vertex's y, w or b, or x (a vertex would read what an earlier one wrote).
+  constexpr uint32_t kMax = 8;
+  LoneConv v[kMax];
+  uint32_t k = 0;
+  if (simd::enabled() && n > 1 && lone_conv(vs[0].state, v[0])) {
+    const simd::Conv2dShape& s0 = v[0].s;
+    const uintptr_t x_end = reinterpret_cast<uintptr_t>(v[0].x + extent(s0.cin, s0.h, s0.wd));
+    for (k = 1; k < std::min(n, kMax); ++k) {
+      if (vs[k].codelet != vs[0].codelet || !lone_conv(vs[k].state, v[k]) || v[k].x != v[0].x ||
+          std::memcmp(&v[k].s, &s0, sizeof s0) != 0)
+        break;
+    }
+    for (uint32_t i = 0; i < k; ++i) {
+      bool clash = overlap(v[i].y, v[i].y_end, v[0].x, x_end);
+      for (uint32_t j = 0; j < k && !clash; ++j)
+        clash = j != i && (overlap(v[i].y, v[i].y_end, v[j].y, v[j].y_end) || overlap(v[i].y, v[i].y_end, v[j].w, v[j].w_end) ||
+                           overlap(v[i].y, v[i].y_end, v[j].b, v[j].b_end));
+      if (clash) k = 1;
+    }
+  }
+  if (k > 1) {
+    float* ys[kMax];
+    const float* ws[kMax];
+    const float* bs[kMax];
+    for (uint32_t i = 0; i < k; ++i) ys[i] = v[i].y, ws[i] = v[i].w, bs[i] = v[i].b;
+    if (simd::conv2d_channels(ys, v[0].x, ws, bs, k, v[0].s)) return k;
+  }
+  codelet_conv2d(vs[0].state);
+  return 1;
+}
+#endif
 
 }  // namespace tessera::fw

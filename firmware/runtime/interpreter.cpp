@@ -54,6 +54,13 @@ void execute(const TileHeader& h, uint32_t cs, uint32_t pc) {
   for (uint32_t i = 0; i < set.count; ++i) {
     const Vertex v = vertices[i];
     if (v.codelet >= tessera_codelet_count) bad_program(pc);
+#if !defined(__riscv)
+    // Native mode: a run of conv2d vertices of one channel each may go as one kernel call.
+    if (tessera_codelet_table[v.codelet].fn == codelet_conv2d) {
+      i += native_conv2d_vertices(vertices + i, set.count - i) - 1;
+      continue;
+    }
+#endif
     tessera_codelet_table[v.codelet].fn(v.state);
   }
 }

@@ -51,6 +51,14 @@ struct Conv2dShape {
 // strides near 2^31): the codelet then runs its portable loop.
 bool conv2d(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s);
 
+// conv2d over n vertices of one output channel each (s.cout 1) that share x and the shape:
+// vertex i's weights w[i], bias b[i] and output y[i], as n output channels of one conv2d,
+// so that each load of x feeds several channels' chains (the compiler makes a vertex per
+// output channel of a block of rows: LeNet-5's convs). Every output is still its vertex's
+// chain. The y[i] overlap neither each other nor x, w or b. false as conv2d.
+bool conv2d_channels(float* const* y, const float* x, const float* const* w, const float* const* b, uint32_t n,
+                     const Conv2dShape& s);
+
 }  // namespace tessera::fw::simd
 
 namespace tessera::fw::simd {

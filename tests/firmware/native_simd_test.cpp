@@ -123,14 +123,8 @@ TEST_F(NativeSimd, MatmulsGiveThePortableBits) {
 
 TEST_F(NativeSimd, Conv2dGivesThePortableBits) {
   std::mt19937 r(seed_ + 1);
-  for (int trial = 0; trial < 160; ++trial) {
-    // Column strides 1 to 4 (a gather above 1) and now and then AlexNet's 11-wide kernel.
-    const uint32_t cin = 1 + r() % 4, cout = 1 + r() % 17, kh = 1 + r() % 5, kw = r() % 8 ? 1 + r() % 5 : 11;
-    const uint32_t h = 1 + r() % 14, wd = 1 + r() % 90, sh = 1 + r() % 2, sw = r() % 2 ? 1 : 2 + r() % 3;
-    const uint32_t dh = 1 + r() % 2, dw = 1 + r() % 2;
-    const int32_t ph = static_cast<int32_t>(r() % 5) - 1, pw = static_cast<int32_t>(r() % 5) - 1;
-    // Half the time one row of up to 80 columns (a row block: blocks of 1 to 8 channels).
-    const uint32_t oh = r() % 2 ? 1 + r() % 12 : 1, ow = oh == 1 ? 1 + r() % 80 : 1 + r() % 30;
+  const auto run = [&](uint32_t cin, uint32_t h, uint32_t wd, uint32_t cout, uint32_t oh, uint32_t ow, uint32_t kh,
+                       uint32_t kw, uint32_t sh, uint32_t sw, int32_t ph, int32_t pw, uint32_t dh, uint32_t dw) {
     char shape[200];
     std::snprintf(shape, sizeof shape, "conv2d cin %u h %u wd %u cout %u oh %u ow %u k %ux%u s %ux%u p %dx%d d %ux%u", cin,
                   h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw);
@@ -143,6 +137,99 @@ TEST_F(NativeSimd, Conv2dGivesThePortableBits) {
             {y, x, w, b, cin, h, wd, cout, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw), dh,
              dw},
             y, size_t{cout} * oh * ow + 64, shape);
+  };
+  for (int trial = 0; trial < 160; ++trial) {
+    // Column strides 1 to 4 (a gather above 1) and now and then AlexNet's 11-wide kernel.
+    const uint32_t cin = 1 + r() % 4, cout = 1 + r() % 17, kh = 1 + r() % 5, kw = r() % 8 ? 1 + r() % 5 : 11;
+    const uint32_t h = 1 + r() % 14, wd = 1 + r() % 90, sh = 1 + r() % 2, sw = r() % 2 ? 1 : 2 + r() % 3;
+    const uint32_t dh = 1 + r() % 2, dw = 1 + r() % 2;
+    const int32_t ph = static_cast<int32_t>(r() % 5) - 1, pw = static_cast<int32_t>(r() % 5) - 1;
+    // Half the time one row of up to 80 columns (a row block: blocks of 1 to 8 channels).
+    const uint32_t oh = r() % 2 ? 1 + r() % 12 : 1, ow = oh == 1 ? 1 + r() % 80 : 1 + r() % 30;
+    run(cin, h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw);
+  }
+  // A lone channel (an odd cout) of 5 or 6 rows of 9 to 16 columns: one block of 10 or 12
+  // chains (LeNet-5's conv2 vertices), or the rows' blocks when they take different kernel
+  // rows (a pad or a short x).
+  for (int trial = 0; trial < 40; ++trial) {
+    const uint32_t cin = 1 + r() % 6, cout = 1 + 2 * (r() % 2), kh = 1 + r() % 5, kw = 1 + r() % 5;
+    const uint32_t oh = 5 + r() % 2, ow = 9 + r() % 8, sw = r() % 4 ? 1 : 2, dh = 1 + r() % 2, dw = 1 + r() % 2;
+    const int32_t ph = static_cast<int32_t>(r() % 3) - 1, pw = static_cast<int32_t>(r() % 4) - 1;
+    const uint32_t h = oh + (kh - 1) * dh - r() % 3, wd = (ow - 1) * sw + (kw - 1) * dw + 1 - r() % 3;
+    run(cin, h, wd, cout, oh, ow, kh, kw, 1, sw, ph, pw, dh, dw);
+  }
+  // LeNet-5's vertices on `medium`, and an x too large to copy (over 2^16 floats: the masked loads).
+  run(6, 9, 14, 1, 5, 10, 5, 5, 1, 1, 0, 0, 1, 1);
+  run(1, 8, 28, 1, 4, 28, 5, 5, 1, 1, 0, 2, 1, 1);
+  run(1, 6, 28, 1, 4, 28, 5, 5, 1, 1, 2, 2, 1, 1);
+  for (int trial = 0; trial < 4; ++trial) {
+    const int32_t pw = static_cast<int32_t>(r() % 4) - 1;
+    run(5, 140, 100, 1 + r() % 3, 1 + r() % 6, 1 + r() % 40, 3, 1 + r() % 5, 1, 1, 1, pw, 1, 1);
+  }
+}
+
+// conv2d_channels: n vertices of one output channel sharing x and the shape, their weights,
+// biases and outputs anywhere, against the codelet's portable loop on each vertex alone.
+TEST_F(NativeSimd, Conv2dChannelsGiveEachVertexsPortableBits) {
+  std::mt19937 r(seed_ + 5);
+  for (int trial = 0; trial < 120; ++trial) {
+    // The first trials LeNet-5-like: 2 or 3 channels of 5 or 6 rows of 9 to 16 columns.
+    const bool lenet = trial < 40;
+    const uint32_t n = lenet ? 2 + r() % 2 : 2 + r() % 7, cin = 1 + r() % 6, kh = 1 + r() % 5, kw = 1 + r() % 5;
+    const uint32_t oh = lenet ? 5 + r() % 2 : 1 + r() % 7, ow = lenet ? 9 + r() % 8 : 1 + r() % 30;
+    const uint32_t sh = 1 + r() % 2, sw = r() % 3 ? 1 : 2 + r() % 2;
+    const uint32_t dh = 1 + r() % 2, dw = 1 + r() % 2;
+    const int32_t ph = lenet ? -static_cast<int32_t>(r() % 2) : static_cast<int32_t>(r() % 4) - 1;
+    const int32_t pw = lenet ? static_cast<int32_t>(r() % 3) - 1 : static_cast<int32_t>(r() % 4) - 1;
+    // LeNet-like: x holds every row's window (each row the same kernel rows: one block),
+    // and mostly every column's.
+    const uint32_t h = lenet ? (oh - 1) * sh + (kh - 1) * dh + 1 + (ph < 0) + r() % 2 : 1 + r() % 16;
+    const uint32_t wd = lenet ? (ow - 1) * sw + (kw - 1) * dw + 1 + r() % 3 : 1 + r() % 40;
+    char shape[200];
+    std::snprintf(shape, sizeof shape, "conv2d_channels n %u cin %u h %u wd %u oh %u ow %u k %ux%u s %ux%u p %dx%d d %ux%u",
+                  n, cin, h, wd, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw);
+    Sram s;
+    const uint32_t x = s.put_last(values(r, size_t{cin} * h * wd));
+    std::vector<uint32_t> w(n), b(n), y(n), state(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      w[i] = s.put(values(r, size_t{cin} * kh * kw));
+      b[i] = s.put(values(r, 1));
+      y[i] = s.put(values(r, size_t{oh} * ow + 64));  // and 64 words neither path may write
+    }
+    const size_t words = size_t{oh} * ow + 64;
+    std::vector<std::vector<uint32_t>> before(n), want(n);
+    for (uint32_t i = 0; i < n; ++i) before[i].assign(s.at(y[i]), s.at(y[i]) + words);
+    fw::NativeTile tile;
+    tile.sram = s.bytes.data();
+    tile.sram_bytes = static_cast<uint32_t>(s.bytes.size());
+    const uint32_t index = fw::codelet_index("conv2d");
+    const bool was = fw::simd::set_enabled(false);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t st = s.put({y[i], x, w[i], b[i], cin, h, wd, 1, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph),
+                                 static_cast<uint32_t>(pw), dh, dw});
+      ASSERT_EQ(fw::native_run_codelet(tile, index, st), fw::NativeStop::kSync) << shape;
+      want[i].assign(s.at(y[i]), s.at(y[i]) + words);
+      std::copy(before[i].begin(), before[i].end(), s.at(y[i]));
+    }
+    fw::simd::set_enabled(true);
+    float* ys[8];
+    const float* ws[8];
+    const float* bs[8];
+    for (uint32_t i = 0; i < n; ++i) {
+      ys[i] = reinterpret_cast<float*>(s.at(y[i]));
+      ws[i] = reinterpret_cast<const float*>(s.at(w[i]));
+      bs[i] = reinterpret_cast<const float*>(s.at(b[i]));
+    }
+    const bool done = fw::simd::conv2d_channels(
+        ys, reinterpret_cast<const float*>(s.at(x)), ws, bs, n,
+        {cin, h, wd, 1, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw), dh, dw});
+    fw::simd::set_enabled(was);
+    ASSERT_TRUE(done) << shape;
+    for (uint32_t i = 0; i < n; ++i)
+      for (size_t k = 0; k < words; ++k)
+        ASSERT_TRUE(fwtest::same_or_both_nan(s.at(y[i])[k], want[i][k]))
+            << shape << ": vertex " << i << " word " << k << " vector 0x" << std::hex << s.at(y[i])[k] << ", portable 0x"
+            << want[i][k];
   }
 }
 
