@@ -86,7 +86,6 @@ module tess_core #(
   logic        e1_valid_q, e1_fault_q;
   logic [31:0] e1_pc_q, e1_insn_q;
   tess_core_pkg::dec_t        e1_dec_q;
-  logic [31:0] e1_imm_q;
   logic [5:0]  e1_cnt_q;                 // cycles spent issuing (multi-cycle classes)
   // An instruction in E2, E3, E4 or W, one signal per field and stage: its result is in
   // `res` once the instruction is older than `ready_age` cycles (the age of E2 is 1, of W 4);
@@ -195,7 +194,7 @@ module tess_core #(
       tess_core_pkg::OPA_ZERO: alu_a = 32'd0;
       default: alu_a = op_a;
     endcase
-    alu_b = e1_dec_q.opb_imm ? e1_imm_q : op_b;
+    alu_b = e1_dec_q.opb_imm ? e1_dec_q.imm : op_b;
   end
   tess_alu u_alu (
     .op_i(e1_dec_q.alu_op), .a_i(alu_a), .b_i(alu_b), .result_o(alu_res),
@@ -218,7 +217,7 @@ module tess_core #(
   // Memory address and its checks.
   logic [31:0] mem_addr;
   logic        mem_misaligned, mem_sram, mem_rb, mem_access;
-  assign mem_addr = op_a + e1_imm_q;
+  assign mem_addr = op_a + e1_dec_q.imm;
   assign mem_misaligned = (e1_dec_q.mem_size == tess_core_pkg::SZ_H && mem_addr[0]) ||
                           (e1_dec_q.mem_size == tess_core_pkg::SZ_W && mem_addr[1:0] != 2'b00);
   assign mem_sram = in_sram(mem_addr);
@@ -232,9 +231,9 @@ module tess_core #(
   always_comb begin
     jumps = 1'b0;
     jump_target = pc_plus4;
-    if (e1_dec_q.jal) begin jumps = 1'b1; jump_target = e1_pc_q + e1_imm_q; end
-    else if (e1_dec_q.jalr) begin jumps = 1'b1; jump_target = (op_a + e1_imm_q) & ~32'd1; end
-    else if (e1_dec_q.branch && br_taken) begin jumps = 1'b1; jump_target = e1_pc_q + e1_imm_q; end
+    if (e1_dec_q.jal) begin jumps = 1'b1; jump_target = e1_pc_q + e1_dec_q.imm; end
+    else if (e1_dec_q.jalr) begin jumps = 1'b1; jump_target = (op_a + e1_dec_q.imm) & ~32'd1; end
+    else if (e1_dec_q.branch && br_taken) begin jumps = 1'b1; jump_target = e1_pc_q + e1_dec_q.imm; end
     else if (e1_dec_q.mret) begin jumps = 1'b1; jump_target = mepc; end
   end
 
@@ -455,9 +454,8 @@ module tess_core #(
   logic e1_free;   // E1 takes a new instruction at the end of this cycle
   assign e1_free = !e1_valid_q || fire;
   tess_core_pkg::dec_t d_dec;
-  logic [31:0] d_imm;
   logic [31:0] d_word;  // D's word: port A's output, or the fetch's holding register
-  tess_decode u_decode (.insn_i(d_word), .dec_o(d_dec), .imm_o(d_imm));
+  tess_decode u_decode (.insn_i(d_word), .dec_o(d_dec));
 
   logic stop;      // nothing younger may enter E1
   assign stop = halted_q || halt_now;
@@ -474,7 +472,6 @@ module tess_core #(
       e1_pc_q <= 32'd0;
       e1_insn_q <= 32'd0;
       e1_dec_q <= '0;
-      e1_imm_q <= 32'd0;
     end else if (stop || redirect_q) begin
       e1_valid_q <= 1'b0;
     end else if (e1_free) begin
@@ -483,7 +480,6 @@ module tess_core #(
       e1_pc_q <= d_pc;
       e1_insn_q <= d_fault ? 32'd0 : d_word;
       e1_dec_q <= d_fault ? '0 : d_dec;  // a fetch fault has no operands
-      e1_imm_q <= d_fault ? 32'd0 : d_imm;
     end
   end
 

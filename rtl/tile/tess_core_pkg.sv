@@ -16,19 +16,17 @@ package tess_core_pkg;
   // Memory access sizes: funct3[1:0] of loads and stores.
   localparam logic [1:0] SZ_B = 2'd0, SZ_H = 2'd1, SZ_W = 2'd2;
 
-  // The immediate is a port and a register of its own, and the instruction's number (insn_e)
-  // is not kept: without them the struct is 59 bits, one 64-bit word in a simulator, which
-  // sets and reads its fields in place every cycle (at 98 bits, four words, a field spanning
-  // two of them took a read-modify-write of each).
   typedef struct packed {
     // Enum-valued fields are plain vectors: yosys 0.23 cannot name another package's types
-    // inside a struct. cls: tess_insn_pkg::insn_class_e, fpu_op: tess_fpu_pkg::fpu_op_e.
+    // inside a struct. op: tess_insn_pkg::insn_e, cls: insn_class_e, fpu_op: fpu_op_e.
+    logic [6:0]  op;
     logic [4:0]  cls;
     logic        illegal;     // no instruction of the ISA has this encoding
     logic        rs1_en, rs1_fp;
     logic        rs2_en, rs2_fp;
     logic        rs3_en;      // always an f register
     logic        rd_en, rd_fp; // writes rd (never x0)
+    logic [31:0] imm;
     alu_op_e     alu_op;
     opa_sel_e    opa_sel;
     logic        opb_imm;
@@ -49,5 +47,5 @@ package tess_core_pkg;
   } dec_t;
   // Its width, for ports (yosys 0.23 takes no package types on ports); tess_core checks
   // it against $bits(dec_t) in simulation.
-  localparam int DecW = 59;
+  localparam int DecW = 98;
 endpackage

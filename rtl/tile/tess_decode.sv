@@ -3,8 +3,7 @@
 // module only says what each instruction does with the pipeline.
 module tess_decode (
   input  logic [31:0]            insn_i,
-  output logic [tess_core_pkg::DecW-1:0] dec_o,  // a tess_core_pkg::dec_t
-  output logic [31:0]            imm_o
+  output logic [tess_core_pkg::DecW-1:0] dec_o   // a tess_core_pkg::dec_t
 );
 
   logic [31:0] imm_i, imm_s, imm_b, imm_u, imm_j;
@@ -22,7 +21,7 @@ module tess_decode (
   tess_core_pkg::dec_t d;
   always_comb begin
     d = '0;
-    imm_o = 32'd0;
+    d.op = op;
     d.cls = cls;
     d.lat_issue = tess_insn_pkg::class_issue(cls);
     d.lat_result = tess_insn_pkg::class_result(cls);
@@ -37,29 +36,29 @@ module tess_decode (
 
     // Operand shapes.
     case (op)
-      tess_insn_pkg::I_LUI: begin d.rd_en = 1'b1; d.opa_sel = tess_core_pkg::OPA_ZERO; d.opb_imm = 1'b1; imm_o = imm_u; end
-      tess_insn_pkg::I_AUIPC: begin d.rd_en = 1'b1; d.opa_sel = tess_core_pkg::OPA_PC; d.opb_imm = 1'b1; imm_o = imm_u; end
-      tess_insn_pkg::I_JAL: begin d.rd_en = 1'b1; d.jal = 1'b1; imm_o = imm_j; d.res_sel = tess_core_pkg::RES_LINK; end
-      tess_insn_pkg::I_JALR: begin d.rd_en = 1'b1; d.rs1_en = 1'b1; d.jalr = 1'b1; imm_o = imm_i; d.res_sel = tess_core_pkg::RES_LINK; end
+      tess_insn_pkg::I_LUI: begin d.rd_en = 1'b1; d.opa_sel = tess_core_pkg::OPA_ZERO; d.opb_imm = 1'b1; d.imm = imm_u; end
+      tess_insn_pkg::I_AUIPC: begin d.rd_en = 1'b1; d.opa_sel = tess_core_pkg::OPA_PC; d.opb_imm = 1'b1; d.imm = imm_u; end
+      tess_insn_pkg::I_JAL: begin d.rd_en = 1'b1; d.jal = 1'b1; d.imm = imm_j; d.res_sel = tess_core_pkg::RES_LINK; end
+      tess_insn_pkg::I_JALR: begin d.rd_en = 1'b1; d.rs1_en = 1'b1; d.jalr = 1'b1; d.imm = imm_i; d.res_sel = tess_core_pkg::RES_LINK; end
       tess_insn_pkg::I_BEQ, tess_insn_pkg::I_BNE, tess_insn_pkg::I_BLT, tess_insn_pkg::I_BGE, tess_insn_pkg::I_BLTU, tess_insn_pkg::I_BGEU: begin
-        d.rs1_en = 1'b1; d.rs2_en = 1'b1; d.branch = 1'b1; imm_o = imm_b;
+        d.rs1_en = 1'b1; d.rs2_en = 1'b1; d.branch = 1'b1; d.imm = imm_b;
       end
       tess_insn_pkg::I_LB, tess_insn_pkg::I_LH, tess_insn_pkg::I_LW, tess_insn_pkg::I_LBU, tess_insn_pkg::I_LHU: begin
-        d.rd_en = 1'b1; d.rs1_en = 1'b1; d.load = 1'b1; imm_o = imm_i; d.res_sel = tess_core_pkg::RES_LOAD;
+        d.rd_en = 1'b1; d.rs1_en = 1'b1; d.load = 1'b1; d.imm = imm_i; d.res_sel = tess_core_pkg::RES_LOAD;
       end
       tess_insn_pkg::I_FLW: begin
-        d.rd_en = 1'b1; d.rd_fp = 1'b1; d.rs1_en = 1'b1; d.load = 1'b1; imm_o = imm_i;
+        d.rd_en = 1'b1; d.rd_fp = 1'b1; d.rs1_en = 1'b1; d.load = 1'b1; d.imm = imm_i;
         d.res_sel = tess_core_pkg::RES_LOAD; d.fp = 1'b1;
       end
-      tess_insn_pkg::I_SB, tess_insn_pkg::I_SH, tess_insn_pkg::I_SW: begin d.rs1_en = 1'b1; d.rs2_en = 1'b1; d.store = 1'b1; imm_o = imm_s; end
+      tess_insn_pkg::I_SB, tess_insn_pkg::I_SH, tess_insn_pkg::I_SW: begin d.rs1_en = 1'b1; d.rs2_en = 1'b1; d.store = 1'b1; d.imm = imm_s; end
       tess_insn_pkg::I_FSW: begin
-        d.rs1_en = 1'b1; d.rs2_en = 1'b1; d.rs2_fp = 1'b1; d.store = 1'b1; imm_o = imm_s; d.fp = 1'b1;
+        d.rs1_en = 1'b1; d.rs2_en = 1'b1; d.rs2_fp = 1'b1; d.store = 1'b1; d.imm = imm_s; d.fp = 1'b1;
       end
       tess_insn_pkg::I_ADDI, tess_insn_pkg::I_SLTI, tess_insn_pkg::I_SLTIU, tess_insn_pkg::I_XORI, tess_insn_pkg::I_ORI, tess_insn_pkg::I_ANDI: begin
-        d.rd_en = 1'b1; d.rs1_en = 1'b1; d.opb_imm = 1'b1; imm_o = imm_i;
+        d.rd_en = 1'b1; d.rs1_en = 1'b1; d.opb_imm = 1'b1; d.imm = imm_i;
       end
       tess_insn_pkg::I_SLLI, tess_insn_pkg::I_SRLI, tess_insn_pkg::I_SRAI: begin
-        d.rd_en = 1'b1; d.rs1_en = 1'b1; d.opb_imm = 1'b1; imm_o = {27'd0, insn_i[24:20]};
+        d.rd_en = 1'b1; d.rs1_en = 1'b1; d.opb_imm = 1'b1; d.imm = {27'd0, insn_i[24:20]};
       end
       tess_insn_pkg::I_ADD, tess_insn_pkg::I_SUB, tess_insn_pkg::I_SLL, tess_insn_pkg::I_SLT, tess_insn_pkg::I_SLTU, tess_insn_pkg::I_XOR, tess_insn_pkg::I_SRL, tess_insn_pkg::I_SRA, tess_insn_pkg::I_OR, tess_insn_pkg::I_AND: begin
         d.rd_en = 1'b1; d.rs1_en = 1'b1; d.rs2_en = 1'b1;
@@ -71,10 +70,10 @@ module tess_decode (
         d.rd_en = 1'b1; d.rs1_en = 1'b1; d.rs2_en = 1'b1; d.res_sel = tess_core_pkg::RES_DIV;
       end
       tess_insn_pkg::I_CSRRW, tess_insn_pkg::I_CSRRS, tess_insn_pkg::I_CSRRC: begin
-        d.rd_en = 1'b1; d.rs1_en = 1'b1; d.res_sel = tess_core_pkg::RES_CSR; imm_o = {20'd0, insn_i[31:20]};
+        d.rd_en = 1'b1; d.rs1_en = 1'b1; d.res_sel = tess_core_pkg::RES_CSR; d.imm = {20'd0, insn_i[31:20]};
       end
       tess_insn_pkg::I_CSRRWI, tess_insn_pkg::I_CSRRSI, tess_insn_pkg::I_CSRRCI: begin
-        d.rd_en = 1'b1; d.csr_imm = 1'b1; d.res_sel = tess_core_pkg::RES_CSR; imm_o = {20'd0, insn_i[31:20]};
+        d.rd_en = 1'b1; d.csr_imm = 1'b1; d.res_sel = tess_core_pkg::RES_CSR; d.imm = {20'd0, insn_i[31:20]};
       end
       tess_insn_pkg::I_ECALL: d.ecall = 1'b1;
       tess_insn_pkg::I_EBREAK: d.ebreak = 1'b1;
