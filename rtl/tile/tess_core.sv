@@ -87,13 +87,45 @@ module tess_core #(
   logic [31:0] e1_pc_q, e1_insn_q;
   tess_core_pkg::dec_t        e1_dec_q;
   logic [5:0]  e1_cnt_q;                 // cycles spent issuing (multi-cycle classes)
-  tess_core_pkg::stage_t      e2_q, e3_q, e4_q, w_q;
+  // An instruction in E2, E3, E4 or W, one signal per field and stage: its result is in
+  // `res` once the instruction is older than `ready_age` cycles (the age of E2 is 1, of W 4);
+  // units that finish after E1 write it on the way (`prod`: the stage whose output it is,
+  // 1 = E1). A stage holds only the fields that it or a later stage reads: the issue logic
+  // reads E2 to E4, the load lanes E3, the register files and the retire port W. (As one
+  // packed struct the record was a 293-bit value that a simulator rebuilds field by field,
+  // word by word, in every stage every cycle.)
+  logic        e2_valid_q, e3_valid_q, e4_valid_q, w_valid_q;
+  logic [31:0] e2_pc_q, e3_pc_q, e4_pc_q, w_pc_q;
+  logic [31:0] e2_insn_q, e3_insn_q, e4_insn_q, w_insn_q;
+  logic        e2_trap_q, e3_trap_q, e4_trap_q, w_trap_q;
+  logic [31:0] e2_cause_q, e3_cause_q, e4_cause_q, w_cause_q;
+  logic [31:0] e2_tval_q, e3_tval_q, e4_tval_q, w_tval_q;
+  logic        e2_halt_q, e3_halt_q, e4_halt_q, w_halt_q;
+  logic        e2_rd_en_q, e3_rd_en_q, e4_rd_en_q, w_rd_en_q;   // writes rd (never x0)
+  logic        e2_rd_fp_q, e3_rd_fp_q, e4_rd_fp_q, w_rd_fp_q;
+  logic [4:0]  e2_rd_q, e3_rd_q, e4_rd_q, w_rd_q;
+  logic [31:0] e2_res_q, e3_res_q, e4_res_q, w_res_q;
+  logic [2:0]  e2_prod_q, e3_prod_q, e4_prod_q;
+  logic        e2_fpu_q, e3_fpu_q, e4_fpu_q;  // the F unit produces the result (else the load path or the multiplier)
+  logic [5:0]  e2_ready_age_q, e3_ready_age_q, e4_ready_age_q;
+  logic        e2_flags_late_q, e3_flags_late_q, e4_flags_late_q;
+  logic [4:0]  e2_flags_q, e3_flags_q, e4_flags_q, w_flags_q;
+  logic        e2_timing_q, e3_timing_q, e4_timing_q, w_timing_q;
+  logic        e2_mem_re_q, e3_mem_re_q, e4_mem_re_q, w_mem_re_q;
+  logic        e2_mem_we_q, e3_mem_we_q, e4_mem_we_q, w_mem_we_q;
+  logic        e2_mem_rb_q, e3_mem_rb_q;
+  logic [1:0]  e2_mem_size_q, e3_mem_size_q;
+  logic        e2_mem_unsigned_q, e3_mem_unsigned_q;
+  logic [31:0] e2_mem_addr_q, e3_mem_addr_q, e4_mem_addr_q, w_mem_addr_q;
+  logic [3:0]  e2_mem_be_q, e3_mem_be_q, e4_mem_be_q, w_mem_be_q;
+  logic [31:0] e2_mem_wdata_q, e3_mem_wdata_q, e4_mem_wdata_q, w_mem_wdata_q;
+  logic [31:0] e2_mem_rdata_q, e3_mem_rdata_q, e4_mem_rdata_q, w_mem_rdata_q;
 
   // ---- E1: operands -----------------------------------------------------------------------
   logic [31:0] x_a, x_b, f_a, f_b, f_c;
   logic        w_x_we, w_f_we;
-  assign w_x_we = w_q.valid && !w_q.trap && w_q.rd_en && !w_q.rd_fp;
-  assign w_f_we = w_q.valid && !w_q.trap && w_q.rd_en && w_q.rd_fp;
+  assign w_x_we = w_valid_q && !w_trap_q && w_rd_en_q && !w_rd_fp_q;
+  assign w_f_we = w_valid_q && !w_trap_q && w_rd_en_q && w_rd_fp_q;
 
   logic [4:0] rs1, rs2, rs3;
   assign rs1 = e1_insn_q[19:15];
@@ -105,20 +137,20 @@ module tess_core #(
     .clk_i, .rst_ni,
     .raddr_a_i(rs1), .raddr_b_i(rs2), .raddr_c_i(5'd0),
     .rdata_a_o(x_a), .rdata_b_o(x_b), .rdata_c_o(x_c_unused),
-    .we_i(w_x_we), .waddr_i(w_q.rd), .wdata_i(w_q.res)
+    .we_i(w_x_we), .waddr_i(w_rd_q), .wdata_i(w_res_q)
   );
   tess_regfile #(.ZeroReg(1'b0)) u_fregs (
     .clk_i, .rst_ni,
     .raddr_a_i(rs1), .raddr_b_i(rs2), .raddr_c_i(rs3),
     .rdata_a_o(f_a), .rdata_b_o(f_b), .rdata_c_o(f_c),
-    .we_i(w_f_we), .waddr_i(w_q.rd), .wdata_i(w_q.res)
+    .we_i(w_f_we), .waddr_i(w_rd_q), .wdata_i(w_res_q)
   );
 
   // Forwarding: the youngest in-flight writer of a source supplies it, once its result is
-  // ready (age >= ready_age); before that the source is not ready and E1 waits. (Macros,
-  // not functions: yosys 0.23 mishandles struct-typed function arguments.)
-`define TESS_WRITES(s, fp, r) (s.valid && !s.trap && s.rd_en && s.rd_fp == (fp) && s.rd == (r))
-`define TESS_FLAGS_PENDING(s, age) (s.valid && !s.trap && s.flags_late && s.ready_age > (age))
+  // ready (age >= ready_age); before that the source is not ready and E1 waits. (Macros
+  // over a stage's signals: `s` is its prefix, e2 ... e4.)
+`define TESS_WRITES(s, fp, r) (s``_valid_q && !s``_trap_q && s``_rd_en_q && s``_rd_fp_q == (fp) && s``_rd_q == (r))
+`define TESS_FLAGS_PENDING(s, age) (s``_valid_q && !s``_trap_q && s``_flags_late_q && s``_ready_age_q > (age))
 
   logic        src_stall;
   logic [31:0] op_a, op_b, op_c;
@@ -131,15 +163,15 @@ module tess_core #(
     c = f_c;
     {wait_a, wait_b, wait_c} = 3'b000;
     // Oldest first, so that younger writers override.
-    if (`TESS_WRITES(e4_q, e1_dec_q.rs1_fp, rs1)) begin a = e4_q.res; wait_a = e4_q.ready_age > 6'd3; end
-    if (`TESS_WRITES(e3_q, e1_dec_q.rs1_fp, rs1)) begin a = e3_q.res; wait_a = e3_q.ready_age > 6'd2; end
-    if (`TESS_WRITES(e2_q, e1_dec_q.rs1_fp, rs1)) begin a = e2_q.res; wait_a = e2_q.ready_age > 6'd1; end
-    if (`TESS_WRITES(e4_q, e1_dec_q.rs2_fp, rs2)) begin b = e4_q.res; wait_b = e4_q.ready_age > 6'd3; end
-    if (`TESS_WRITES(e3_q, e1_dec_q.rs2_fp, rs2)) begin b = e3_q.res; wait_b = e3_q.ready_age > 6'd2; end
-    if (`TESS_WRITES(e2_q, e1_dec_q.rs2_fp, rs2)) begin b = e2_q.res; wait_b = e2_q.ready_age > 6'd1; end
-    if (`TESS_WRITES(e4_q, 1'b1, rs3)) begin c = e4_q.res; wait_c = e4_q.ready_age > 6'd3; end
-    if (`TESS_WRITES(e3_q, 1'b1, rs3)) begin c = e3_q.res; wait_c = e3_q.ready_age > 6'd2; end
-    if (`TESS_WRITES(e2_q, 1'b1, rs3)) begin c = e2_q.res; wait_c = e2_q.ready_age > 6'd1; end
+    if (`TESS_WRITES(e4, e1_dec_q.rs1_fp, rs1)) begin a = e4_res_q; wait_a = e4_ready_age_q > 6'd3; end
+    if (`TESS_WRITES(e3, e1_dec_q.rs1_fp, rs1)) begin a = e3_res_q; wait_a = e3_ready_age_q > 6'd2; end
+    if (`TESS_WRITES(e2, e1_dec_q.rs1_fp, rs1)) begin a = e2_res_q; wait_a = e2_ready_age_q > 6'd1; end
+    if (`TESS_WRITES(e4, e1_dec_q.rs2_fp, rs2)) begin b = e4_res_q; wait_b = e4_ready_age_q > 6'd3; end
+    if (`TESS_WRITES(e3, e1_dec_q.rs2_fp, rs2)) begin b = e3_res_q; wait_b = e3_ready_age_q > 6'd2; end
+    if (`TESS_WRITES(e2, e1_dec_q.rs2_fp, rs2)) begin b = e2_res_q; wait_b = e2_ready_age_q > 6'd1; end
+    if (`TESS_WRITES(e4, 1'b1, rs3)) begin c = e4_res_q; wait_c = e4_ready_age_q > 6'd3; end
+    if (`TESS_WRITES(e3, 1'b1, rs3)) begin c = e3_res_q; wait_c = e3_ready_age_q > 6'd2; end
+    if (`TESS_WRITES(e2, 1'b1, rs3)) begin c = e2_res_q; wait_c = e2_ready_age_q > 6'd1; end
     op_a = a;
     op_b = b;
     op_c = c;
@@ -150,8 +182,8 @@ module tess_core #(
   // A CSR instruction waits for the FP flags still in flight (the fflags scoreboard slot).
   logic flags_stall;
   assign flags_stall = (e1_dec_q.csr_op != tess_core_pkg::CSR_NONE) &&
-      (`TESS_FLAGS_PENDING(e2_q, 6'd1) || `TESS_FLAGS_PENDING(e3_q, 6'd2) ||
-       `TESS_FLAGS_PENDING(e4_q, 6'd3));
+      (`TESS_FLAGS_PENDING(e2, 6'd1) || `TESS_FLAGS_PENDING(e3, 6'd2) ||
+       `TESS_FLAGS_PENDING(e4, 6'd3));
 
   // ---- E1: execute ------------------------------------------------------------------------
   logic [31:0] alu_a, alu_b, alu_res;
@@ -452,98 +484,184 @@ module tess_core #(
   end
 
   // ---- E2..W ----------------------------------------------------------------------------------
-  tess_core_pkg::stage_t e2_d;
-  always_comb begin
-    e2_d = '0;
-    e2_d.valid = fire;
-    e2_d.pc = e1_pc_q;
-    e2_d.insn = e1_insn_q;
-    e2_d.trap = trap;
-    e2_d.cause = trap_cause;
-    e2_d.tval = trap_tval;
-    e2_d.halt = halt_now;
-    e2_d.rd_en = e1_dec_q.rd_en && !trap;
-    e2_d.rd_fp = e1_dec_q.rd_fp;
-    e2_d.rd = e1_insn_q[11:7];
-    e2_d.res = e1_res;
-    e2_d.prod = prod;
-    e2_d.fpu = e1_dec_q.res_sel == tess_core_pkg::RES_FPU;
-    e2_d.ready_age = ready_age;
-    e2_d.flags_late = e1_dec_q.flags_late && !trap;
-    e2_d.flags = (trap || prod != 3'd1) ? 5'd0 : e1_flags;
-    e2_d.timing = (e1_dec_q.csr_op != tess_core_pkg::CSR_NONE && csr_timing) || (e1_dec_q.load && mem_rb && rb_timing_i);
-    e2_d.mem_re = e1_dec_q.load && !trap;
-    e2_d.mem_we = e1_dec_q.store && !trap;
-    e2_d.mem_rb = !mem_sram;
-    e2_d.mem_size = e1_dec_q.mem_size;
-    e2_d.mem_unsigned = e1_dec_q.mem_unsigned;
-    e2_d.mem_addr = mem_addr;
-    e2_d.mem_be = e1_dec_q.store ? st_be : 4'b1111;
-    e2_d.mem_wdata = st_data & {{8{st_be[3]}}, {8{st_be[2]}}, {8{st_be[1]}}, {8{st_be[0]}}};
-    e2_d.mem_rdata = rb_rdata_i;
-    if (!(e1_dec_q.load || e1_dec_q.store) || trap) begin
-      e2_d.mem_addr = 32'd0;
-      e2_d.mem_be = 4'd0;
-      e2_d.mem_wdata = 32'd0;
-      e2_d.mem_rdata = 32'd0;
-    end
-  end
+  // What enters E2: the memory access's fields are zero for an instruction without one, or
+  // that traps.
+  logic        e2_rd_en_d, e2_flags_late_d, e2_timing_d, e2_mem_re_d, e2_mem_we_d, e2_mem_on;
+  logic [4:0]  e2_flags_d;
+  logic [31:0] e2_mem_addr_d, e2_mem_wdata_d, e2_mem_rdata_d;
+  logic [3:0]  e2_mem_be_d;
+  assign e2_rd_en_d = e1_dec_q.rd_en && !trap;
+  assign e2_flags_late_d = e1_dec_q.flags_late && !trap;
+  assign e2_flags_d = (trap || prod != 3'd1) ? 5'd0 : e1_flags;
+  assign e2_timing_d = (e1_dec_q.csr_op != tess_core_pkg::CSR_NONE && csr_timing) || (e1_dec_q.load && mem_rb && rb_timing_i);
+  assign e2_mem_re_d = e1_dec_q.load && !trap;
+  assign e2_mem_we_d = e1_dec_q.store && !trap;
+  assign e2_mem_on = (e1_dec_q.load || e1_dec_q.store) && !trap;
+  assign e2_mem_addr_d = e2_mem_on ? mem_addr : 32'd0;
+  assign e2_mem_be_d = !e2_mem_on ? 4'd0 : e1_dec_q.store ? st_be : 4'b1111;
+  assign e2_mem_wdata_d = e2_mem_on ? st_data & {{8{st_be[3]}}, {8{st_be[2]}}, {8{st_be[1]}}, {8{st_be[0]}}} : 32'd0;
+  assign e2_mem_rdata_d = e2_mem_on ? rb_rdata_i : 32'd0;
 
   // Load data in E3: the word from SRAM port B's output register (read in E1, two cycles
   // ago), or the register block's (captured in E1), then the lanes. The SRAM's output is a
-  // flop, so this path is the lane shift and sign extension into e4_q alone.
+  // flop, so this path is the lane shift and sign extension into E4 alone.
   logic [31:0] load_word, load_val;
-  assign load_word = e3_q.mem_rb ? e3_q.mem_rdata : dmem_rdata_i;
+  assign load_word = e3_mem_rb_q ? e3_mem_rdata_q : dmem_rdata_i;
   always_comb begin : load_lanes
     logic [31:0] sh;
-    sh = load_word >> {e3_q.mem_addr[1:0], 3'b000};
-    case (e3_q.mem_size)
-      tess_core_pkg::SZ_B: load_val = e3_q.mem_unsigned ? {24'd0, sh[7:0]} : {{24{sh[7]}}, sh[7:0]};
-      tess_core_pkg::SZ_H: load_val = e3_q.mem_unsigned ? {16'd0, sh[15:0]} : {{16{sh[15]}}, sh[15:0]};
+    sh = load_word >> {e3_mem_addr_q[1:0], 3'b000};
+    case (e3_mem_size_q)
+      tess_core_pkg::SZ_B: load_val = e3_mem_unsigned_q ? {24'd0, sh[7:0]} : {{24{sh[7]}}, sh[7:0]};
+      tess_core_pkg::SZ_H: load_val = e3_mem_unsigned_q ? {16'd0, sh[15:0]} : {{16{sh[15]}}, sh[15:0]};
       default: load_val = load_word;
     endcase
   end
 
   // Results are produced in E1, E2 (fcvt), E3 (loads) or E4 (the FMA pipeline: fadd, fmul,
-  // fma; the multiplier).
-  tess_core_pkg::stage_t e3_d, e4_d, w_d;
-  always_comb begin
-    e3_d = e2_q;
-    if (e2_q.valid && !e2_q.trap && e2_q.prod == 3'd2) begin  // fcvt
-      e3_d.res = fpu_res2;
-      e3_d.flags = fpu_flags2;
-    end
-    e4_d = e3_q;
-    if (e3_q.valid && !e3_q.trap && e3_q.prod == 3'd3) begin  // loads
-      e4_d.res = load_val;
-      e4_d.mem_rdata = load_word;
-    end
-    w_d = e4_q;
-    if (e4_q.valid && !e4_q.trap && e4_q.prod == 3'd4) begin
-      if (e4_q.fpu) begin
-        w_d.res = fpu_res4;
-        w_d.flags = fpu_flags4;
-      end else begin
-        w_d.res = mul_res;
-      end
-    end
-  end
+  // fma; the multiplier); every other field moves on unchanged.
+  logic        e3_fcvt, e4_load, w_late;
+  logic [31:0] e3_res_d, e4_res_d, e4_mem_rdata_d, w_res_d;
+  logic [4:0]  e3_flags_d, w_flags_d;
+  assign e3_fcvt = e2_valid_q && !e2_trap_q && e2_prod_q == 3'd2;
+  assign e3_res_d = e3_fcvt ? fpu_res2 : e2_res_q;
+  assign e3_flags_d = e3_fcvt ? fpu_flags2 : e2_flags_q;
+  assign e4_load = e3_valid_q && !e3_trap_q && e3_prod_q == 3'd3;
+  assign e4_res_d = e4_load ? load_val : e3_res_q;
+  assign e4_mem_rdata_d = e4_load ? load_word : e3_mem_rdata_q;
+  assign w_late = e4_valid_q && !e4_trap_q && e4_prod_q == 3'd4;
+  assign w_res_d = !w_late ? e4_res_q : e4_fpu_q ? fpu_res4 : mul_res;
+  assign w_flags_d = (w_late && e4_fpu_q) ? fpu_flags4 : e4_flags_q;
 
   // Flags accrue in the stage that produces them.
-  assign accrue = (commit ? e2_d.flags : 5'd0) | e3_d.flags & {5{e2_q.prod == 3'd2 && e2_q.valid}} |
-                  w_d.flags & {5{e4_q.prod == 3'd4 && e4_q.valid}};
+  assign accrue = (commit ? e2_flags_d : 5'd0) | e3_flags_d & {5{e2_prod_q == 3'd2 && e2_valid_q}} |
+                  w_flags_d & {5{e4_prod_q == 3'd4 && e4_valid_q}};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      e2_q <= '0;
-      e3_q <= '0;
-      e4_q <= '0;
-      w_q <= '0;
+      {e2_valid_q, e3_valid_q, e4_valid_q, w_valid_q} <= '0;
+      {e2_pc_q, e3_pc_q, e4_pc_q, w_pc_q} <= '0;
+      {e2_insn_q, e3_insn_q, e4_insn_q, w_insn_q} <= '0;
+      {e2_trap_q, e3_trap_q, e4_trap_q, w_trap_q} <= '0;
+      {e2_cause_q, e3_cause_q, e4_cause_q, w_cause_q} <= '0;
+      {e2_tval_q, e3_tval_q, e4_tval_q, w_tval_q} <= '0;
+      {e2_halt_q, e3_halt_q, e4_halt_q, w_halt_q} <= '0;
+      {e2_rd_en_q, e3_rd_en_q, e4_rd_en_q, w_rd_en_q} <= '0;
+      {e2_rd_fp_q, e3_rd_fp_q, e4_rd_fp_q, w_rd_fp_q} <= '0;
+      {e2_rd_q, e3_rd_q, e4_rd_q, w_rd_q} <= '0;
+      {e2_res_q, e3_res_q, e4_res_q, w_res_q} <= '0;
+      {e2_prod_q, e3_prod_q, e4_prod_q} <= '0;
+      {e2_fpu_q, e3_fpu_q, e4_fpu_q} <= '0;
+      {e2_ready_age_q, e3_ready_age_q, e4_ready_age_q} <= '0;
+      {e2_flags_late_q, e3_flags_late_q, e4_flags_late_q} <= '0;
+      {e2_flags_q, e3_flags_q, e4_flags_q, w_flags_q} <= '0;
+      {e2_timing_q, e3_timing_q, e4_timing_q, w_timing_q} <= '0;
+      {e2_mem_re_q, e3_mem_re_q, e4_mem_re_q, w_mem_re_q} <= '0;
+      {e2_mem_we_q, e3_mem_we_q, e4_mem_we_q, w_mem_we_q} <= '0;
+      {e2_mem_rb_q, e3_mem_rb_q} <= '0;
+      {e2_mem_size_q, e3_mem_size_q} <= '0;
+      {e2_mem_unsigned_q, e3_mem_unsigned_q} <= '0;
+      {e2_mem_addr_q, e3_mem_addr_q, e4_mem_addr_q, w_mem_addr_q} <= '0;
+      {e2_mem_be_q, e3_mem_be_q, e4_mem_be_q, w_mem_be_q} <= '0;
+      {e2_mem_wdata_q, e3_mem_wdata_q, e4_mem_wdata_q, w_mem_wdata_q} <= '0;
+      {e2_mem_rdata_q, e3_mem_rdata_q, e4_mem_rdata_q, w_mem_rdata_q} <= '0;
     end else begin
-      e2_q <= e2_d;
-      e3_q <= e3_d;
-      e4_q <= e4_d;
-      w_q <= w_d;
+      e2_valid_q <= fire;
+      e2_pc_q <= e1_pc_q;
+      e2_insn_q <= e1_insn_q;
+      e2_trap_q <= trap;
+      e2_cause_q <= trap_cause;
+      e2_tval_q <= trap_tval;
+      e2_halt_q <= halt_now;
+      e2_rd_en_q <= e2_rd_en_d;
+      e2_rd_fp_q <= e1_dec_q.rd_fp;
+      e2_rd_q <= e1_insn_q[11:7];
+      e2_res_q <= e1_res;
+      e2_prod_q <= prod;
+      e2_fpu_q <= e1_dec_q.res_sel == tess_core_pkg::RES_FPU;
+      e2_ready_age_q <= ready_age;
+      e2_flags_late_q <= e2_flags_late_d;
+      e2_flags_q <= e2_flags_d;
+      e2_timing_q <= e2_timing_d;
+      e2_mem_re_q <= e2_mem_re_d;
+      e2_mem_we_q <= e2_mem_we_d;
+      e2_mem_rb_q <= !mem_sram;
+      e2_mem_size_q <= e1_dec_q.mem_size;
+      e2_mem_unsigned_q <= e1_dec_q.mem_unsigned;
+      e2_mem_addr_q <= e2_mem_addr_d;
+      e2_mem_be_q <= e2_mem_be_d;
+      e2_mem_wdata_q <= e2_mem_wdata_d;
+      e2_mem_rdata_q <= e2_mem_rdata_d;
+
+      e3_valid_q <= e2_valid_q;
+      e3_pc_q <= e2_pc_q;
+      e3_insn_q <= e2_insn_q;
+      e3_trap_q <= e2_trap_q;
+      e3_cause_q <= e2_cause_q;
+      e3_tval_q <= e2_tval_q;
+      e3_halt_q <= e2_halt_q;
+      e3_rd_en_q <= e2_rd_en_q;
+      e3_rd_fp_q <= e2_rd_fp_q;
+      e3_rd_q <= e2_rd_q;
+      e3_res_q <= e3_res_d;
+      e3_prod_q <= e2_prod_q;
+      e3_fpu_q <= e2_fpu_q;
+      e3_ready_age_q <= e2_ready_age_q;
+      e3_flags_late_q <= e2_flags_late_q;
+      e3_flags_q <= e3_flags_d;
+      e3_timing_q <= e2_timing_q;
+      e3_mem_re_q <= e2_mem_re_q;
+      e3_mem_we_q <= e2_mem_we_q;
+      e3_mem_rb_q <= e2_mem_rb_q;
+      e3_mem_size_q <= e2_mem_size_q;
+      e3_mem_unsigned_q <= e2_mem_unsigned_q;
+      e3_mem_addr_q <= e2_mem_addr_q;
+      e3_mem_be_q <= e2_mem_be_q;
+      e3_mem_wdata_q <= e2_mem_wdata_q;
+      e3_mem_rdata_q <= e2_mem_rdata_q;
+
+      e4_valid_q <= e3_valid_q;
+      e4_pc_q <= e3_pc_q;
+      e4_insn_q <= e3_insn_q;
+      e4_trap_q <= e3_trap_q;
+      e4_cause_q <= e3_cause_q;
+      e4_tval_q <= e3_tval_q;
+      e4_halt_q <= e3_halt_q;
+      e4_rd_en_q <= e3_rd_en_q;
+      e4_rd_fp_q <= e3_rd_fp_q;
+      e4_rd_q <= e3_rd_q;
+      e4_res_q <= e4_res_d;
+      e4_prod_q <= e3_prod_q;
+      e4_fpu_q <= e3_fpu_q;
+      e4_ready_age_q <= e3_ready_age_q;
+      e4_flags_late_q <= e3_flags_late_q;
+      e4_flags_q <= e3_flags_q;
+      e4_timing_q <= e3_timing_q;
+      e4_mem_re_q <= e3_mem_re_q;
+      e4_mem_we_q <= e3_mem_we_q;
+      e4_mem_addr_q <= e3_mem_addr_q;
+      e4_mem_be_q <= e3_mem_be_q;
+      e4_mem_wdata_q <= e3_mem_wdata_q;
+      e4_mem_rdata_q <= e4_mem_rdata_d;
+
+      w_valid_q <= e4_valid_q;
+      w_pc_q <= e4_pc_q;
+      w_insn_q <= e4_insn_q;
+      w_trap_q <= e4_trap_q;
+      w_cause_q <= e4_cause_q;
+      w_tval_q <= e4_tval_q;
+      w_halt_q <= e4_halt_q;
+      w_rd_en_q <= e4_rd_en_q;
+      w_rd_fp_q <= e4_rd_fp_q;
+      w_rd_q <= e4_rd_q;
+      w_res_q <= w_res_d;
+      w_flags_q <= w_flags_d;
+      w_timing_q <= e4_timing_q;
+      w_mem_re_q <= e4_mem_re_q;
+      w_mem_we_q <= e4_mem_we_q;
+      w_mem_addr_q <= e4_mem_addr_q;
+      w_mem_be_q <= e4_mem_be_q;
+      w_mem_wdata_q <= e4_mem_wdata_q;
+      w_mem_rdata_q <= e4_mem_rdata_q;
     end
   end
 
@@ -558,29 +676,29 @@ module tess_core #(
           retire_mem_we_o, retire_mem_addr_o, retire_mem_be_o, retire_mem_wdata_o, retire_mem_rdata_o, retire_flags_o,
           retire_cycle_o} = '0;
 `else
-  assign retire_valid_o = w_q.valid;
-  assign retire_pc_o = w_q.pc;
-  assign retire_insn_o = w_q.insn;
-  assign retire_trap_o = w_q.trap;
-  assign retire_cause_o = w_q.cause;
-  assign retire_tval_o = w_q.tval;
-  assign retire_halt_o = w_q.halt;
-  assign retire_rd_we_o = w_q.valid && !w_q.trap && w_q.rd_en;
-  assign retire_rd_fp_o = w_q.rd_fp;
-  assign retire_rd_o = w_q.rd;
-  assign retire_rd_wdata_o = w_q.res;
-  assign retire_timing_o = w_q.timing;
-  assign retire_mem_re_o = w_q.mem_re;
-  assign retire_mem_we_o = w_q.mem_we;
-  assign retire_mem_addr_o = w_q.mem_addr;
-  assign retire_mem_be_o = w_q.mem_be;
-  assign retire_mem_wdata_o = w_q.mem_wdata;
-  assign retire_mem_rdata_o = w_q.mem_rdata;
-  assign retire_flags_o = w_q.flags;
+  assign retire_valid_o = w_valid_q;
+  assign retire_pc_o = w_pc_q;
+  assign retire_insn_o = w_insn_q;
+  assign retire_trap_o = w_trap_q;
+  assign retire_cause_o = w_cause_q;
+  assign retire_tval_o = w_tval_q;
+  assign retire_halt_o = w_halt_q;
+  assign retire_rd_we_o = w_valid_q && !w_trap_q && w_rd_en_q;
+  assign retire_rd_fp_o = w_rd_fp_q;
+  assign retire_rd_o = w_rd_q;
+  assign retire_rd_wdata_o = w_res_q;
+  assign retire_timing_o = w_timing_q;
+  assign retire_mem_re_o = w_mem_re_q;
+  assign retire_mem_we_o = w_mem_we_q;
+  assign retire_mem_addr_o = w_mem_addr_q;
+  assign retire_mem_be_o = w_mem_be_q;
+  assign retire_mem_wdata_o = w_mem_wdata_q;
+  assign retire_mem_rdata_o = w_mem_rdata_q;
+  assign retire_flags_o = w_flags_q;
   assign retire_cycle_o = mcycle_o;
 `endif
 
-  assign halted_o = halted_q && !e2_q.valid && !e3_q.valid && !e4_q.valid && !w_q.valid;
+  assign halted_o = halted_q && !e2_valid_q && !e3_valid_q && !e4_valid_q && !w_valid_q;
 `undef TESS_WRITES
 `undef TESS_FLAGS_PENDING
 endmodule

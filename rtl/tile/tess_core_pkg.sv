@@ -48,30 +48,4 @@ package tess_core_pkg;
   // Its width, for ports (yosys 0.23 takes no package types on ports); tess_core checks
   // it against $bits(dec_t) in simulation.
   localparam int DecW = 98;
-
-  // An instruction in E2, E3, E4 or W. Its result is in `res` once the instruction is
-  // older than `ready_age` cycles (the age of E2 is 1, of W 4); units that finish after E1
-  // write it on the way (`prod`: the stage whose output it is, 1 = E1).
-  typedef struct packed {
-    logic        valid;
-    logic [31:0] pc, insn;
-    logic        trap;
-    logic [31:0] cause, tval;
-    logic        halt;
-    logic        rd_en, rd_fp;
-    logic [4:0]  rd;
-    logic [31:0] res;
-    logic [2:0]  prod;
-    logic        fpu;         // the F unit produces the result (else the load path or the multiplier)
-    logic [5:0]  ready_age;
-    logic        flags_late;
-    logic [4:0]  flags;
-    logic        timing;
-    logic        mem_re, mem_we, mem_rb;
-    logic [1:0]  mem_size;
-    logic        mem_unsigned;
-    logic [31:0] mem_addr;
-    logic [3:0]  mem_be;
-    logic [31:0] mem_wdata, mem_rdata;
-  } stage_t;
 endpackage
