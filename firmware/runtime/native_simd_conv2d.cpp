@@ -243,6 +243,14 @@ void one_row_best(const Chans& c, const float* x, const Conv2dShape& s) {
   }
 }
 
+// block<R, ROWS, 2> from row oy, with the blend or without it (full: every lane inside x).
+template <int R, int ROWS, Load kLoad>
+TESSERA_SIMD void two_vectors(bool full, const Chans& c, const float* x, const Conv2dShape& s, uint32_t co,
+                              uint32_t oy, Span ry, const Masks* masks, __m256i step) {
+  if (full) block<R, ROWS, 2, true, kLoad>(c, x, s, co, oy, ry, 0, masks, step);
+  else block<R, ROWS, 2, false, kLoad>(c, x, s, co, oy, ry, 0, masks, step);
+}
+
 // One or two channels of 5 or 6 output rows of 9 to 16 columns (LeNet-5's conv2 vertices
 // on `medium`: 5 rows of 10, one channel a vertex, two vertices a tile and image sharing x:
 // conv2d_channels) in blocks of 2 vectors by as many rows as give 8 to 12 chains: one
@@ -262,24 +270,13 @@ TESSERA_SIMD bool few_rows(const Chans& c, const float* x, const Conv2dShape& s,
   Masks masks[2];
   const bool full = vector_masks(s, 0, step, masks);
   if constexpr (R == 1) {
-    if (s.oh == 5) {
-      if (full) block<1, 5, 2, true, kLoad>(c, x, s, co, 0, ry, 0, masks, step);
-      else block<1, 5, 2, false, kLoad>(c, x, s, co, 0, ry, 0, masks, step);
-    } else {
-      if (full) block<1, 6, 2, true, kLoad>(c, x, s, co, 0, ry, 0, masks, step);
-      else block<1, 6, 2, false, kLoad>(c, x, s, co, 0, ry, 0, masks, step);
-    }
+    if (s.oh == 5) two_vectors<1, 5, kLoad>(full, c, x, s, co, 0, ry, masks, step);
+    else two_vectors<1, 6, kLoad>(full, c, x, s, co, 0, ry, masks, step);
   } else {
     static_assert(R == 2);
-    if (full) block<2, 3, 2, true, kLoad>(c, x, s, co, 0, ry, 0, masks, step);
-    else block<2, 3, 2, false, kLoad>(c, x, s, co, 0, ry, 0, masks, step);
-    if (s.oh == 5) {
-      if (full) block<2, 2, 2, true, kLoad>(c, x, s, co, 3, ry, 0, masks, step);
-      else block<2, 2, 2, false, kLoad>(c, x, s, co, 3, ry, 0, masks, step);
-    } else {
-      if (full) block<2, 3, 2, true, kLoad>(c, x, s, co, 3, ry, 0, masks, step);
-      else block<2, 3, 2, false, kLoad>(c, x, s, co, 3, ry, 0, masks, step);
-    }
+    two_vectors<2, 3, kLoad>(full, c, x, s, co, 0, ry, masks, step);
+    if (s.oh == 5) two_vectors<2, 2, kLoad>(full, c, x, s, co, 3, ry, masks, step);
+    else two_vectors<2, 3, kLoad>(full, c, x, s, co, 3, ry, masks, step);
   }
   return true;
 }
