@@ -129,6 +129,14 @@ TESSERA_SIMD void block(const Chans& c, const float* x, const Conv2dShape& s, ui
       }
 }
 
+// block<R, ROWS, V> with the blend or without it (full: every lane inside x).
+template <int R, int ROWS, int V, Load kLoad>
+TESSERA_SIMD void run_block(bool full, const Chans& c, const float* x, const Conv2dShape& s, uint32_t co, uint32_t oy,
+                            Span ry, uint32_t ox, const Masks* masks, __m256i step, int live = R) {
+  if (full) block<R, ROWS, V, true, kLoad>(c, x, s, co, oy, ry, ox, masks, step, live);
+  else block<R, ROWS, V, false, kLoad>(c, x, s, co, oy, ry, ox, masks, step, live);
+}
+
 // ROWS output rows from oy at once when they all take the same kernel rows, else half as
 // many (down to one). Returns the rows done.
 template <int R, int ROWS, int V, Load kLoad>
@@ -142,8 +150,7 @@ TESSERA_SIMD uint32_t rows(const Chans& c, const float* x, const Conv2dShape& s,
   if constexpr (ROWS > 1) {
     if (!same) return rows<R, ROWS / 2, V, kLoad>(c, x, s, co, oy, ry, ox, masks, step, full);
   }
-  if (full) block<R, ROWS, V, true, kLoad>(c, x, s, co, oy, ry, ox, masks, step);
-  else block<R, ROWS, V, false, kLoad>(c, x, s, co, oy, ry, ox, masks, step);
+  run_block<R, ROWS, V, kLoad>(full, c, x, s, co, oy, ry, ox, masks, step);
   return ROWS;
 }
 
@@ -213,8 +220,7 @@ TESSERA_SIMD void one_row(const Chans& c, const float* x, const Conv2dShape& s) 
     const bool full = vector_masks(s, ox, step, masks);
     for (uint32_t co = 0; co < s.cout; co += R) {
       const int live = static_cast<int>(std::min<uint32_t>(R, s.cout - co));
-      if (full) block<R, 1, V, true, kLoad>(c, x, s, co, 0, ry, ox, masks, step, live);
-      else block<R, 1, V, false, kLoad>(c, x, s, co, 0, ry, ox, masks, step, live);
+      run_block<R, 1, V, kLoad>(full, c, x, s, co, 0, ry, ox, masks, step, live);
     }
   }
 }
@@ -243,14 +249,6 @@ void one_row_best(const Chans& c, const float* x, const Conv2dShape& s) {
   }
 }
 
-// block<R, ROWS, 2> from row oy, with the blend or without it (full: every lane inside x).
-template <int R, int ROWS, Load kLoad>
-TESSERA_SIMD void two_vectors(bool full, const Chans& c, const float* x, const Conv2dShape& s, uint32_t co,
-                              uint32_t oy, Span ry, const Masks* masks, __m256i step) {
-  if (full) block<R, ROWS, 2, true, kLoad>(c, x, s, co, oy, ry, 0, masks, step);
-  else block<R, ROWS, 2, false, kLoad>(c, x, s, co, oy, ry, 0, masks, step);
-}
-
 // One or two channels of 5 or 6 output rows of 9 to 16 columns (LeNet-5's conv2 vertices
 // on `medium`: 5 rows of 10, one channel a vertex, two vertices a tile and image sharing x:
 // conv2d_channels) in blocks of 2 vectors by as many rows as give 8 to 12 chains: one
@@ -270,13 +268,13 @@ TESSERA_SIMD bool few_rows(const Chans& c, const float* x, const Conv2dShape& s,
   Masks masks[2];
   const bool full = vector_masks(s, 0, step, masks);
   if constexpr (R == 1) {
-    if (s.oh == 5) two_vectors<1, 5, kLoad>(full, c, x, s, co, 0, ry, masks, step);
-    else two_vectors<1, 6, kLoad>(full, c, x, s, co, 0, ry, masks, step);
+    if (s.oh == 5) run_block<1, 5, 2, kLoad>(full, c, x, s, co, 0, ry, 0, masks, step);
+    else run_block<1, 6, 2, kLoad>(full, c, x, s, co, 0, ry, 0, masks, step);
   } else {
     static_assert(R == 2);
-    two_vectors<2, 3, kLoad>(full, c, x, s, co, 0, ry, masks, step);
-    if (s.oh == 5) two_vectors<2, 2, kLoad>(full, c, x, s, co, 3, ry, masks, step);
-    else two_vectors<2, 3, kLoad>(full, c, x, s, co, 3, ry, masks, step);
+    run_block<2, 3, 2, kLoad>(full, c, x, s, co, 0, ry, 0, masks, step);
+    if (s.oh == 5) run_block<2, 2, 2, kLoad>(full, c, x, s, co, 3, ry, 0, masks, step);
+    else run_block<2, 3, 2, kLoad>(full, c, x, s, co, 3, ry, 0, masks, step);
   }
   return true;
 }
