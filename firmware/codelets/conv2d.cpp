@@ -15,6 +15,7 @@
 // [7] u32 cout, [8] u32 oh, [9] u32 ow, [10] u32 kh, [11] u32 kw, [12] u32 sh, [13] u32 sw,
 // [14] u32 ph (i32), [15] u32 pw (i32), [16] u32 dh, [17] u32 dw. y overlaps nothing.
 #include "codelets/codelets.h"
+#include "codelets/conv2d_shape.h"
 #include "codelets/window.h"
 #include "runtime/fp_rules.h"
 #include "runtime/platform.h"
@@ -41,13 +42,12 @@ inline bool four_inside(uint32_t ix0, uint32_t sw, uint32_t dw, uint32_t kw, uin
 
 extern "C" void codelet_conv2d(uint32_t state_addr) {
   const uint32_t* s = tile_ptr<const uint32_t>(state_addr, kWords_conv2d);
-  const uint32_t cin = s[4], h = s[5], wd = s[6], cout = s[7], oh = s[8], ow = s[9];
-  const uint32_t kh = s[10], kw = s[11], sh = s[12], sw = s[13], ph = s[14], pw = s[15];
-  const uint32_t dh = s[16], dw = s[17];
+  const Conv2dShape shape = Conv2dShape::of(s);
+  const auto [cin, h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw] = shape;
   const uint32_t plane = h * wd, kplane = kh * kw;
-  float* y = tile_ptr<float>(s[0], extent(cout, oh, ow));
-  const float* x = tile_ptr<const float>(s[1], extent(cin, h, wd));
-  const float* w = tile_ptr<const float>(s[2], extent(cout, cin, kh, kw));
+  float* y = tile_ptr<float>(s[0], shape.y_count());
+  const float* x = tile_ptr<const float>(s[1], shape.x_count());
+  const float* w = tile_ptr<const float>(s[2], shape.w_count());
   const float* b = tile_ptr<const float>(s[3], cout);
   // Nothing to write (an extent is zero): return now rather than walk up to 2^32 - 1 empty
   // rows or channels (fuzz_control found that runaway in avgpool2d_grad and maxpool2d_grad).
@@ -62,7 +62,7 @@ extern "C" void codelet_conv2d(uint32_t state_addr) {
   }
 #if !defined(__riscv)
   // The same chains, eight output columns at once (native_simd.h).
-  if (simd::enabled() && simd::conv2d(y, x, w, b, {cin, h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw})) return;
+  if (simd::enabled() && simd::conv2d(y, x, w, b, shape)) return;
 #endif
   for (uint32_t co = 0; co < cout; ++co) {
     const float bias = b[co];
@@ -137,30 +137,22 @@ struct LoneConv {
   const float* x;
   const float* w;
   const float* b;
-  simd::Conv2dShape s;
+  Conv2dShape s;
   uintptr_t y_end, w_end, b_end;
 };
 
 bool lone_conv(uint32_t state_addr, LoneConv& v) {
-  const native_detail::Context& c = native_detail::context();
-  // [addr, addr + bytes) inside SRAM and 4-byte aligned (tile_ptr's checks).
-  const auto at = [&](uint32_t addr, uint64_t words) -> uint8_t* {
-    const uint64_t offset = static_cast<uint64_t>(addr) - arch::kSramBase;
-    if (addr % 4 != 0 || addr < arch::kSramBase || words > c.sram_bytes || offset + words * 4 > c.sram_bytes) return nullptr;
-    return c.sram + offset;
-  };
-  const uint32_t* s = reinterpret_cast<const uint32_t*>(at(state_addr, kWords_conv2d));
+  const uint32_t* s = tile_ptr_or_null<const uint32_t>(state_addr, kWords_conv2d);
   if (!s) return false;
-  v.s = {s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15], s[16], s[17]};
-  const simd::Conv2dShape& d = v.s;
+  v.s = Conv2dShape::of(s);
+  const Conv2dShape& d = v.s;
   if (d.cout != 1 || no_elements(d.oh, d.ow) || no_elements(d.cin, d.kh, d.kw) || no_elements(d.h, d.wd)) return false;
-  const uint64_t ny = extent(d.cout, d.oh, d.ow), nx = extent(d.cin, d.h, d.wd), nw = extent(d.cout, d.cin, d.kh, d.kw);
-  v.y = reinterpret_cast<float*>(at(s[0], ny));
-  v.x = reinterpret_cast<const float*>(at(s[1], nx));
-  v.w = reinterpret_cast<const float*>(at(s[2], nw));
-  v.b = reinterpret_cast<const float*>(at(s[3], 1));
+  v.y = tile_ptr_or_null<float>(s[0], d.y_count());
+  v.x = tile_ptr_or_null<const float>(s[1], d.x_count());
+  v.w = tile_ptr_or_null<const float>(s[2], d.w_count());
+  v.b = tile_ptr_or_null<const float>(s[3], 1);
   if (!v.y || !v.x || !v.w || !v.b) return false;
-  v.y_end = reinterpret_cast<uintptr_t>(v.y + ny), v.w_end = reinterpret_cast<uintptr_t>(v.w + nw);
+  v.y_end = reinterpret_cast<uintptr_t>(v.y + d.y_count()), v.w_end = reinterpret_cast<uintptr_t>(v.w + d.w_count());
   v.b_end = reinterpret_cast<uintptr_t>(v.b + 1);
   return true;
 }
@@ -183,8 +175,8 @@ uint32_t native_conv2d_vertices(const arch::Vertex* vs, uint32_t n) {
   LoneConv v[kMax];
   uint32_t k = 0;
   if (simd::enabled() && n > 1 && lone_conv(vs[0].state, v[0])) {
-    const simd::Conv2dShape& s0 = v[0].s;
-    const uintptr_t x_end = reinterpret_cast<uintptr_t>(v[0].x + extent(s0.cin, s0.h, s0.wd));
+    const Conv2dShape& s0 = v[0].s;
+    const uintptr_t x_end = reinterpret_cast<uintptr_t>(v[0].x + s0.x_count());
     for (k = 1; k < std::min(n, kMax); ++k) {
       if (vs[k].codelet != vs[0].codelet || !lone_conv(vs[k].state, v[k]) || v[k].x != v[0].x ||
           std::memcmp(&v[k].s, &s0, sizeof s0) != 0)

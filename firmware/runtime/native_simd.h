@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codelets/conv2d_shape.h"
+
 namespace tessera::fw::simd {
 
 bool enabled();
@@ -39,10 +41,7 @@ void matmul_nt(float* c, const float* a, const float* b, uint32_t m, uint32_t k,
 
 namespace tessera::fw::simd {
 
-// conv2d's fields (codelets.h), the pads as the u32 fields hold them (two's complement).
-struct Conv2dShape {
-  uint32_t cin, h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw;
-};
+using Conv2dShape = fw::Conv2dShape;  // conv2d's fields (codelets/conv2d_shape.h)
 
 // conv2d (codelets/conv2d.cpp) with its chains, eight output columns at once wherever the
 // kernel's row lies wholly inside x, masked lanes (still with the FMA unit) elsewhere; a

@@ -139,17 +139,25 @@ inline Context& context() {
 
 }  // namespace native_detail
 
+// tile_ptr's checks without the fault: the place of [addr, addr + count * sizeof(T)) when
+// addr is aligned to T and the range lies inside SRAM, else null (also for a count of 0).
 template <class T>
-inline T* tile_ptr(uint32_t addr, uint64_t count = 1) {
-  constexpr bool kLoad = std::is_const_v<T>;
-  native_detail::Context& c = native_detail::context();
-  if (count == 0) return nullptr;
-  if (addr % alignof(T) != 0) native_detail::fault(kLoad ? 4 : 6, addr);
+inline T* tile_ptr_or_null(uint32_t addr, uint64_t count = 1) {
+  const native_detail::Context& c = native_detail::context();
   const uint64_t offset = static_cast<uint64_t>(addr) - arch::kSramBase;  // huge if addr < base
   // count <= sram_bytes < 2^32 before the multiply, so nothing overflows.
-  if (addr < arch::kSramBase || count > c.sram_bytes || offset + count * sizeof(T) > c.sram_bytes)
-    native_detail::fault(kLoad ? 5 : 7, addr);
+  if (count == 0 || addr % alignof(T) != 0 || addr < arch::kSramBase || count > c.sram_bytes ||
+      offset + count * sizeof(T) > c.sram_bytes)
+    return nullptr;
   return reinterpret_cast<T*>(c.sram + offset);
+}
+
+template <class T>
+inline T* tile_ptr(uint32_t addr, uint64_t count = 1) {
+  if (count == 0) return nullptr;
+  if (T* p = tile_ptr_or_null<T>(addr, count)) return p;
+  constexpr bool kLoad = std::is_const_v<T>;
+  native_detail::fault(addr % alignof(T) != 0 ? (kLoad ? 4 : 6) : (kLoad ? 5 : 7), addr);
 }
 
 template <uint32_t kOffset>
