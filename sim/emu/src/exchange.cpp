@@ -133,6 +133,11 @@ Machine::ExchangeCost Machine::apply_exchange() {
         reinterpret_cast<const arch::SendEntry*>(tiles_[t]->sram().data() + (s.xchg_list - arch::kSramBase)), s.xchg_entries);
   };
   const auto active = [&](uint32_t t) { return tiles_[t]->sync().xchg_started && tiles_[t]->sync().xchg_entries != 0; };
+  // The tile's send list lies word-aligned inside SRAM (tile_list may read it).
+  const auto list_inside = [&](const SyncState& s) {
+    const uint64_t list_bytes = uint64_t{s.xchg_entries} * sizeof(arch::SendEntry);
+    return !(s.xchg_list & 3) && s.xchg_list >= arch::kSramBase && s.xchg_list + list_bytes <= sram_end;
+  };
   bool keyed = true;
   uint64_t hash = 0;
   const auto mix = [&](uint64_t v) { hash = (hash ^ v) * 0x9e3779b97f4a7c15ull; hash ^= hash >> 29; };
@@ -142,8 +147,7 @@ Machine::ExchangeCost Machine::apply_exchange() {
   for (uint32_t t = 0; t < n && keyed; ++t) {
     if (!active(t)) continue;
     const SyncState& s = tiles_[t]->sync();
-    const uint64_t list_bytes = uint64_t{s.xchg_entries} * sizeof(arch::SendEntry);
-    keyed = !(s.xchg_list & 3) && s.xchg_list >= arch::kSramBase && s.xchg_list + list_bytes <= sram_end;
+    keyed = list_inside(s);
     mix(t);
     mix(s.xchg_list);
     mix(s.xchg_entries);
@@ -186,8 +190,7 @@ Machine::ExchangeCost Machine::apply_exchange() {
     const auto read_list = [&](uint32_t t, size_t k) {
       const SyncState& s = tiles_[t]->sync();
       if (!s.xchg_started || s.xchg_entries == 0) return true;
-      const uint64_t list_bytes = uint64_t{s.xchg_entries} * sizeof(arch::SendEntry);
-      if ((s.xchg_list & 3) || s.xchg_list < arch::kSramBase || s.xchg_list + list_bytes > sram_end) {
+      if (!list_inside(s)) {
         scratch.task_failures[k] = {t, arch::kDevErrXchgBadSource, s.xchg_list,
                                     "tile " + std::to_string(t) + "'s send list at " + hex(s.xchg_list) + " (" +
                                         std::to_string(s.xchg_entries) + " entries) is misaligned or outside SRAM"};
@@ -198,7 +201,7 @@ Machine::ExchangeCost Machine::apply_exchange() {
       auto& writes = scratch.writes[k];
       auto& at = scratch.at[k];
       scratch.source_begin[t] = static_cast<uint32_t>(sources.size());
-      sources.push_back({s.xchg_list, static_cast<uint32_t>(s.xchg_list + list_bytes), t});
+      sources.push_back({s.xchg_list, static_cast<uint32_t>(s.xchg_list + list.size_bytes()), t});
       const uint32_t slots = static_cast<uint32_t>(list.size());
       for (uint32_t e = 0; e < slots; ++e) {
         const uint32_t first = e;
