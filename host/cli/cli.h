@@ -51,6 +51,7 @@ struct CompileArgs {
   // .onnx: the memory savings, to measure each (opgraph::LowerOptions, passes::CompileOptions).
   bool no_in_place = false, no_early_updates = false, no_liveness = false;
   std::vector<std::string> recompute;  // op kinds: max_pool2d, avg_pool2d, lrn
+  std::string plan = "machine";         // .onnx inference: the window ops' plans for (ops::PlanFor)
 };
 
 // `tessera compile mnist-mlp ...`: build, plan and compile a built-in model, print the

@@ -187,6 +187,7 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
     lo.op_proportions = props.ops;
     lo.lowered_ops = lowered;
     lo.in_place = !c.no_in_place;
+    lo.plan_for = c.plan == "host" ? ops::PlanFor::kHost : ops::PlanFor::kMachine;
     lo.note = note;
     const auto lower_start = std::chrono::steady_clock::now();
     try {

@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
                           ".onnx --train: recompute the outputs of these ops for the gradients instead of keeping "
                           "them (max_pool2d, avg_pool2d, lrn; comma-separated)")
       ->delimiter(',');
+  compile_cmd->add_option("--plan", c.plan,
+                          ".onnx inference: plan the convs and pools for the machine's time (machine, the default) or "
+                          "for native mode's on a host (host: fewer words exchanged and vertices; the same results)")
+      ->check(CLI::IsMember({"machine", "host"}));
   compile_cmd->add_option("-o,--output", c.output, "the executable to write (.tsx)")->required();
   CompileTrainArgs ct;
   add_compile_train_options(compile_cmd, ct);

@@ -1,7 +1,8 @@
 // LeNet-5 from PyTorch through ONNX onto the emulated machine (examples/lenet/train_lenet.py
 // is the reference): the 2,000 test digits of the MNIST split in one run on `small` (100
 // batches of 20), their logits within 1e-4 of PyTorch's and the same prediction on at least
-// 99.9% of them; the ISS gives the native run's bits on a batch.
+// 99.9% of them; the ISS gives the native run's bits on a batch. The same with the convs and
+// pools planned for native mode (--plan host, ops::PlanFor::kHost).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -23,7 +24,7 @@ namespace {
 const std::string kDir = TESSERA_LENET_REFERENCE_DIR;
 
 // lenet.onnx at `batch`, compiled for `small` with `batches` transfers per run.
-exe::Executable compile(uint32_t batch, uint32_t batches) {
+exe::Executable compile(uint32_t batch, uint32_t batches, ops::PlanFor plan = ops::PlanFor::kMachine) {
   onnx_import::ImportOptions io;
   io.batch = batch;
   const onnx_import::Model m = onnx_import::import_file(kDir + "/lenet.onnx", io);
@@ -32,6 +33,7 @@ exe::Executable compile(uint32_t batch, uint32_t batches) {
   graph::Graph g(*arch::find_target("small"));
   opgraph::LowerOptions lo;
   lo.batches = batches;
+  lo.plan_for = plan;
   lo.firmware_bytes = co.layout.firmware_end - arch::kSramBase;
   opgraph::lower(m.graph, g, lo);
   const auto t0 = std::chrono::steady_clock::now();
@@ -61,12 +63,12 @@ std::vector<float> run(const exe::Executable& e, emu::Mode mode, std::vector<flo
 
 size_t argmax(const float* row) { return static_cast<size_t>(std::max_element(row, row + 10) - row); }
 
-TEST(LeNet, MatchesPyTorchOnTheTestDigits) {
+void matches_pytorch(ops::PlanFor plan) {
   const std::vector<float> x = npy::read_file(kDir + "/test_x.npy").floats();
   const std::vector<float> want = npy::read_file(kDir + "/test_logits.npy").floats();
   ASSERT_EQ(x.size(), 2000u * 784);
   ASSERT_EQ(want.size(), 2000u * 10);
-  const std::vector<float> got = run(compile(20, 100), emu::Mode::kNative, x, want.size());
+  const std::vector<float> got = run(compile(20, 100, plan), emu::Mode::kNative, x, want.size());
   double worst = 0;
   size_t same = 0;
   for (size_t i = 0; i < 2000; ++i) {
@@ -78,14 +80,19 @@ TEST(LeNet, MatchesPyTorchOnTheTestDigits) {
   EXPECT_LE(worst, 1e-4);
 }
 
-TEST(LeNet, IssGivesTheSameBitsAsNative) {
+void iss_gives_the_same_bits(ops::PlanFor plan) {
   std::vector<float> x = npy::read_file(kDir + "/test_x.npy").floats();
   x.resize(8 * 784);
-  const exe::Executable e = compile(8, 1);
+  const exe::Executable e = compile(8, 1, plan);
   const std::vector<float> native = run(e, emu::Mode::kNative, x, 80);
   const std::vector<float> iss = run(e, emu::Mode::kIss, x, 80);
   EXPECT_EQ(0, std::memcmp(native.data(), iss.data(), native.size() * 4));
 }
+
+TEST(LeNet, MatchesPyTorchOnTheTestDigits) { matches_pytorch(ops::PlanFor::kMachine); }
+TEST(LeNet, IssGivesTheSameBitsAsNative) { iss_gives_the_same_bits(ops::PlanFor::kMachine); }
+TEST(LeNet, PlannedForTheHostMatchesPyTorch) { matches_pytorch(ops::PlanFor::kHost); }
+TEST(LeNet, PlannedForTheHostIssGivesTheSameBitsAsNative) { iss_gives_the_same_bits(ops::PlanFor::kHost); }
 
 }  // namespace
 }  // namespace tessera::testing

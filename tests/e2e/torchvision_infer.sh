@@ -10,10 +10,11 @@
 # and the run moves only the images and the outputs between the host and the device.
 #   torchvision_infer.sh TESSERA SOURCE_DIR WORK_DIR MODEL [TARGET [COUNT [DEVICE [BATCH]]]]
 #   (TARGET default ipu-mk2, COUNT 2, DEVICE emu-native, BATCH 1, dividing COUNT;
-#   TESSERA_SEED: the weights' and images' seed, default 0)
+#   TESSERA_SEED: the weights' and images' seed, default 0; PLAN: tessera compile's --plan,
+#   default machine)
 set -euo pipefail
 tessera=$1 src=$2 work=$3 model=$4 target=${5:-ipu-mk2} count=${6:-2} device=${7:-emu-native} batch=${8:-1}
-seed=${TESSERA_SEED:-0}
+seed=${TESSERA_SEED:-0} plan=${PLAN:-machine}
 py=/usr/bin/python3
 me=torchvision_infer.sh
 fail() { echo "$me: FAIL: $*" >&2; exit 1; }
@@ -24,11 +25,12 @@ case $model in
 esac
 (( batch > 0 && count % batch == 0 )) || fail "BATCH $batch does not divide COUNT $count"
 rm -rf "$work" && mkdir -p "$work"
-echo "$me: $model on $target, $count images at batch $batch, device $device, seed $seed (TESSERA_SEED), files in $work"
+echo "$me: $model on $target (planned for the $plan), $count images at batch $batch, device $device, seed $seed (TESSERA_SEED), files in $work"
 
 $py "$src/$export" "$work" --batch "$count" --seed "$seed" || fail "exporting $model"
 /usr/bin/time -f "$me: compile took %e s, %M KB" \
-  "$tessera" compile "$work/$model.onnx" --target "$target" --batch "$batch" --batches $((count / batch)) -o "$work/$model.tsx" \
+  "$tessera" compile "$work/$model.onnx" --target "$target" --batch "$batch" --batches $((count / batch)) \
+  --plan "$plan" -o "$work/$model.tsx" \
   > "$work/compile.log" 2>&1 || { cat "$work/compile.log"; fail "tessera compile"; }
 grep -E "lowered|wrote" "$work/compile.log"
 outs=()

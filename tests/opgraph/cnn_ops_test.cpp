@@ -4,6 +4,7 @@
 // with the planner's choice and with forced splits over channels and rows (halo windows).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <cmath>
@@ -409,6 +410,43 @@ TEST(WindowPlanner, SplitsOverInputChannelsWithinTheSendBudget) {
   geo.groups = 512;
   EXPECT_EQ(ops::plan_window(ops::WindowKind::kConv2d, geo, 1, t.tiles, cost, budget, "c", true, 3000).pk, 1u);
   EXPECT_EQ(ops::plan_window(ops::WindowKind::kMaxPool, geo, 1, t.tiles, cost, budget, "p", true, 3000).pk, 1u);
+}
+
+// Planned for native mode (PlanFor::kHost), LeNet-5's convs at batch 100 on `medium` move
+// fewer input-window words summed over all tiles than the machine's plans (which split rows
+// and channels, each window with its halo, for the busiest tile's cycles), still over at
+// least kHostJobs tiles and within the budget; the machine's plan is the default.
+TEST(WindowPlanner, PlannedForTheHostMovesFewerWordsOverEnoughTiles) {
+  const arch::Target& t = *arch::find_target("medium");
+  const ops::CostModel cost = ops::CostModel::for_target(t);
+  const double budget = 0.5 * (double(t.sram_bytes) - 16384);
+  ops::WindowGeometry conv1, conv2;
+  conv1.c_in = 1, conv1.h = conv1.w = conv1.oh = conv1.ow = 28, conv1.c_out = 6, conv1.kh = conv1.kw = 5;
+  conv1.pt = conv1.pl = conv1.pb = conv1.pr = 2;
+  conv2.c_in = 6, conv2.h = conv2.w = 14, conv2.c_out = 16, conv2.oh = conv2.ow = 10, conv2.kh = conv2.kw = 5;
+  for (const ops::WindowGeometry& geo : {conv1, conv2}) {
+    const auto words = [&](const ops::WindowPlan& p) {  // every job's window, its halo rows included
+      const uint64_t imgs = (100 + p.pn - 1) / p.pn, rows = (geo.oh + p.ps - 1) / p.ps;
+      const uint64_t win = std::min<uint64_t>(geo.h, (rows - 1) * geo.sh + geo.kh);
+      return uint64_t{p.pn} * p.pc * p.ps * imgs * geo.c_in * win * geo.w;
+    };
+    const ops::WindowPlan machine = ops::plan_window(ops::WindowKind::kConv2d, geo, 100, t.tiles, cost, budget, "c");
+    const ops::WindowPlan host = ops::plan_window(ops::WindowKind::kConv2d, geo, 100, t.tiles, cost, budget, "c", false,
+                                                  std::numeric_limits<double>::infinity(), ops::PlanFor::kHost);
+    const ops::WindowPlan same = ops::plan_window(ops::WindowKind::kConv2d, geo, 100, t.tiles, cost, budget, "c", false,
+                                                  std::numeric_limits<double>::infinity(), ops::PlanFor::kMachine);
+    EXPECT_EQ(same.pn, machine.pn);
+    EXPECT_EQ(same.pc, machine.pc);
+    EXPECT_EQ(same.ps, machine.ps);
+    std::printf("c_in %u: machine %u x %u x %u, %llu words; host %u x %u x %u, %llu words\n", geo.c_in, machine.pn,
+                machine.pc, machine.ps, static_cast<unsigned long long>(words(machine)), host.pn, host.pc, host.ps,
+                static_cast<unsigned long long>(words(host)));
+    EXPECT_LT(words(host), words(machine));
+    EXPECT_GE(host.pn * host.pc * host.ps, ops::kHostJobs);
+    EXPECT_LE(host.pn * host.pc * host.ps, t.tiles);
+    EXPECT_LE(double(host.bytes), budget);
+    EXPECT_GE(host.cycles, machine.cycles);  // the machine's plan is its fastest
+  }
 }
 
 TEST(CnnOpErrors, NameTheOpAndTheShapes) {

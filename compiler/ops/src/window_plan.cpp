@@ -15,9 +15,17 @@ struct Share {
   uint64_t bytes = 0;
   double cycles = 0;
   double send_bytes = 0;  // the send-list entries it adds to a tile, estimated
+  double host_ns = 0;     // the whole plan's time in native mode, estimated (PlanFor::kHost)
 };
 
 constexpr double kSendEntryBytes = sizeof(arch::SendEntry);
+
+// Native mode's costs (PlanFor::kHost), from profiles of LeNet-5, AlexNet and ResNet-18 on
+// one host thread (docs/speed.md): a word a tile receives is read from its send list,
+// checked and copied (about 1 ns: ResNet-18's 169 M words took 0.7 ns each in the copies
+// and 0.35 ns in the lists' reading and checks); a vertex costs the interpreter's step and
+// its kernel's set-up; a multiply-add in a vector kernel about 0.1 ns.
+constexpr double kHostNsPerWord = 1.0, kHostNsPerVertex = 100.0, kHostNsPerMac = 0.1;
 
 // The busiest tile's share of a plan: bytes it holds and cycles it spends.
 Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles, const CostModel& cost,
@@ -63,6 +71,12 @@ Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint3
       break;
   }
   s.cycles = double(vertices) * per_vertex + cost.exchange(double(x_words)) + cost.superstep;
+  // Every tile's job like the busiest's (a little more than the whole): its window's words,
+  // its vertices, its multiply-adds (a conv's, else one per window element), shared by up to
+  // kHostJobs host threads.
+  const double jobs = double(pn) * pc * ps * pk;
+  const double macs = double(y_words) * geo.kh * geo.kw * (conv ? cg : 1);
+  double host_words = double(x_words), host_vertices = double(vertices);
   // The window's copies: one per source tile's run it spans (the input spread evenly over
   // the tiles: on average length / run + 1 of them), for each channel when the rows are
   // partial. Every tile receives about as many as it sends, so this is also what it sends.
@@ -75,7 +89,10 @@ Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint3
     s.bytes += 4 * (y_words + ceil_div(static_cast<uint32_t>(y_words), pk));
     s.cycles += cost.exchange(double(y_words)) + cost.reduce_sum(double(y_words)) + cost.superstep;
     s.send_bytes += kSendEntryBytes * (pk + double(vertices));  // its partial, to pk tiles by job
+    host_words += double(y_words), host_vertices += double(pk);
   }
+  s.host_ns = jobs * (host_words * kHostNsPerWord + host_vertices * kHostNsPerVertex + macs * kHostNsPerMac) /
+              std::min<double>(jobs, kHostJobs);
   return s;
 }
 
@@ -83,12 +100,14 @@ Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint3
 
 namespace {
 
-// The fastest plan of one pass over `geo` (within the send-list budget if any is, else the
-// fastest), or none; `smallest` lowered to the smallest share seen.
+// The fastest plan of one pass over `geo` for `goal` (within the send-list budget if any is,
+// else the fastest), or none (cycles infinite); `smallest` lowered to the smallest share seen.
 WindowPlan best_pass(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles, const CostModel& cost,
-                     double budget, bool by_inputs, double send_budget, uint64_t& smallest) {
+                     double budget, bool by_inputs, double send_budget, PlanFor goal, uint64_t& smallest) {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
   WindowPlan best, fastest;
-  best.cycles = fastest.cycles = std::numeric_limits<double>::infinity();
+  best.cycles = fastest.cycles = kNone;
+  double best_time = kNone, fastest_time = kNone;
   const bool whole_images = kind == WindowKind::kLrn;
   for (uint32_t pn = 1; pn <= std::min(batch, tiles); ++pn) {
     if (pn > 1 && ceil_div(batch, pn) == ceil_div(batch, pn - 1)) continue;  // the same busiest share
@@ -103,20 +122,21 @@ WindowPlan best_pass(WindowKind kind, const WindowGeometry& geo, uint32_t batch,
           smallest = std::min(smallest, s.bytes);
           if (double(s.bytes) > budget) continue;
           const WindowPlan p{pn, pc, ps, s.cycles, s.bytes, pk};
-          if (s.send_bytes <= send_budget && s.cycles < best.cycles) best = p;
-          if (s.cycles < fastest.cycles) fastest = p;
+          const double time = goal == PlanFor::kHost ? s.host_ns : s.cycles;
+          if (s.send_bytes <= send_budget && time < best_time) best = p, best_time = time;
+          if (time < fastest_time) fastest = p, fastest_time = time;
         }
       }
     }
   }
-  return best.cycles < std::numeric_limits<double>::infinity() ? best : fastest;
+  return best_time < kNone ? best : fastest;
 }
 
 }  // namespace
 
 WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles,
                        const CostModel& cost, double budget, const std::string& name, bool split_inputs,
-                       double send_budget) {
+                       double send_budget, PlanFor goal) {
   const bool conv1 = kind == WindowKind::kConv2d && geo.groups == 1;
   const bool by_inputs = split_inputs && conv1;
   uint64_t smallest = std::numeric_limits<uint64_t>::max();
@@ -126,7 +146,7 @@ WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batc
     if (passes > 1 && ceil_div(geo.c_out, passes) == ceil_div(geo.c_out, passes - 1)) continue;
     WindowGeometry pass = geo;
     pass.c_out = ceil_div(geo.c_out, passes);
-    WindowPlan p = best_pass(kind, pass, batch, tiles, cost, budget, by_inputs, send_budget / passes, smallest);
+    WindowPlan p = best_pass(kind, pass, batch, tiles, cost, budget, by_inputs, send_budget / passes, goal, smallest);
     if (p.cycles == std::numeric_limits<double>::infinity()) continue;
     p.passes = passes;
     p.cycles *= passes;

@@ -47,6 +47,8 @@ class LowerContext {
   // The bytes of send lists one conv's input windows may add to a tile (they stay for the
   // whole run, so all the model's convs share what is set aside for them).
   virtual double send_budget() = 0;
+  // What the window ops are planned for (LowerOptions::plan_for).
+  virtual ops::PlanFor plan_for() { return ops::PlanFor::kMachine; }
   // The operand's tensor, mapped somewhere (constants and parameters placed linearly if
   // nothing placed them yet).
   virtual graph::Tensor mapped(Value v) = 0;
@@ -71,7 +73,7 @@ class LowerContext {
                               const std::string& name, bool split_inputs = false,
                               double send_budget = std::numeric_limits<double>::infinity()) {
     const auto [first, count] = window_tiles();
-    ops::WindowPlan p = ops::plan_window(kind, geo, batch, count, cost(), budget(), name, split_inputs, send_budget);
+    ops::WindowPlan p = ops::plan_window(kind, geo, batch, count, cost(), budget(), name, split_inputs, send_budget, plan_for());
     p.first = first;
     return p;
   }

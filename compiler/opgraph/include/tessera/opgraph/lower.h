@@ -12,6 +12,7 @@
 #include "tessera/graph/graph.h"
 #include "tessera/opgraph/opgraph.h"
 #include "tessera/ops/streamed_weight.h"
+#include "tessera/ops/window.h"
 #include "tessera/ops/training.h"
 
 namespace tessera::opgraph {
@@ -65,6 +66,9 @@ struct LowerOptions {
   // anyway: its gradient reads it).
   bool in_place = true;
   bool early_updates = true;
+  // What the window ops (conv2d, pools, LRN) are planned for: the machine's time or native
+  // mode's (ops::PlanFor).
+  ops::PlanFor plan_for = ops::PlanFor::kMachine;
   std::set<OpKind> recompute = {};
   // Tensors already in the graph to use for the op graph's parameters of these names (e.g.
   // those that lowering a training graph into the same vertex graph returned), so that a

@@ -36,6 +36,17 @@ struct WindowGeometry {
 
 enum class WindowKind { kConv2d, kMaxPool, kAvgPool, kLrn };
 
+// What a plan is the best for. kMachine: the machine's time, the busiest tile's estimated
+// cycles. kHost: the emulator's native mode (docs/speed.md, "Plans for the host"), where a
+// host thread runs every tile's vertices in turn and the exchange is copies in host memory:
+// the host's time, estimated from the words all tiles receive and a cost per vertex (the
+// multiply-adds are the same in every plan), among the plans with at least kHostJobs tiles'
+// jobs (or as many as any plan has), so that the host's threads share the work. Both keep
+// each output's sum in the same order, so both give the same bits, except that a plan over
+// input channel blocks (pk > 1) adds partial sums.
+enum class PlanFor { kMachine, kHost };
+inline constexpr uint32_t kHostJobs = 16;
+
 struct WindowPlan {
   uint32_t pn = 1, pc = 1, ps = 1;  // parts over images, output channels, output rows
   double cycles = 0;                // estimated
@@ -59,10 +70,11 @@ inline constexpr uint32_t kMaxConvPasses = 64;
 // `send_budget`: the bytes of send lists the op may add to a tile (they stay for the whole
 // run, one entry per copy of an input window's run): the fastest plan within it (estimated:
 // a window's copies, by the runs of the input it spans, spread over the tiles), else the
-// fastest.
+// fastest. `goal`: fastest on the machine or in native mode (PlanFor).
 WindowPlan plan_window(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles,
                        const CostModel& cost, double budget, const std::string& name, bool split_inputs = false,
-                       double send_budget = std::numeric_limits<double>::infinity());
+                       double send_budget = std::numeric_limits<double>::infinity(),
+                       PlanFor goal = PlanFor::kMachine);
 
 // The weights of a conv2d: constant data (baked onto the tiles that use each block) or a
 // tensor (a parameter, copied to the tiles that use it).
