@@ -176,9 +176,13 @@ inline uint32_t reg_read() {
 
 inline uint32_t tile_header_addr() { return native_detail::context().header; }
 
+// The clock is read at every 16th op of the thread's tiles: a read costs about as much as a
+// short op's step (1.8% of ResNet-18's run when read at every op), and a tile that loops
+// without a barrier still yields within 16 ops of the deadline.
 inline bool tile_should_yield() {
   const int64_t d = native_detail::context().deadline_ns;
-  return d != 0 && native_detail::past_deadline(d);
+  thread_local constinit uint32_t ops = 0;
+  return d != 0 && (++ops & 15) == 0 && native_detail::past_deadline(d);
 }
 
 #endif
