@@ -116,7 +116,9 @@ def main():
     refused = os.path.join(a.work, "refused.tsx")
     for args, part in ((["--recompute", "max_pool2d"], "--recompute is an option of MODEL.onnx --train"),
                        (["--no-early-updates"], "--no-early-updates is an option of MODEL.onnx --train"),
-                       (["--train", "--recompute", "conv2d"], "--recompute conv2d: not an op it can recompute")):
+                       (["--train", "--recompute", "conv2d"], "--recompute conv2d: not an op it can recompute"),
+                       (["--plan", "fast"], "--plan: fast not in {machine,host}"),
+                       (["--train", "--plan", "host"], "--plan is an option of MODEL.onnx without --train")):
         p = subprocess.run([a.tessera, "compile", model, "--target", a.target, *args, "-o", refused],
                            capture_output=True, text=True)
         if p.returncode == 0 or part not in p.stderr:
