@@ -165,7 +165,8 @@ void add_compile_train_options(CLI::App* cmd, CompileTrainArgs& t) {
 
 int compile_command(const CompileArgs& c, const CompileTrainArgs& t, const CLI::App& cmd) {
   const bool onnx = c.model.size() > 5 && c.model.compare(c.model.size() - 5, 5, ".onnx") == 0;
-  if (cmd.count("--plan") && onnx && t.train) throw std::runtime_error("--plan is an option of MODEL.onnx without --train");
+  if (cmd.count("--plan") && onnx && t.train)
+    throw std::runtime_error("--plan is an option of MODEL.onnx without --train");
   for (const char* opt : {"--no-in-place", "--no-liveness", "--no-early-updates", "--recompute", "--plan"}) {
     const bool train_only = std::string(opt) == "--no-early-updates" || std::string(opt) == "--recompute";
     if (cmd.count(opt) && (!onnx || (train_only && !t.train)))

@@ -42,8 +42,9 @@ class Lowering : public detail::LowerContext {
         // inputs, weights and the other layers need the rest.
         available_(double(g.target().sram_bytes) - o.firmware_bytes), budget_(o.memory_proportion * available_),
         op_proportions_(o.op_proportions), lowered_ops_(o.lowered_ops), first_op_index_(o.first_op_index),
-        train_(o.train), force_big_(o.big_model), in_place_(o.in_place), early_updates_(o.early_updates), plan_for_(o.plan_for),
-        recompute_(o.recompute), note_(o.note), tensors_(og.values().size()), uses_(og.values().size(), 0),
+        train_(o.train), force_big_(o.big_model), in_place_(o.in_place), early_updates_(o.early_updates),
+        plan_for_(o.plan_for), recompute_(o.recompute), note_(o.note), tensors_(og.values().size()),
+        uses_(og.values().size(), 0),
         whole_rows_(og.values().size(), false) {
     if (!(o.memory_proportion > 0 && o.memory_proportion <= 1))
       throw OpGraphError("the memory proportion " + std::to_string(o.memory_proportion) + " is not in (0, 1]");

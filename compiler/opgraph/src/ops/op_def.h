@@ -73,7 +73,8 @@ class LowerContext {
                               const std::string& name, bool split_inputs = false,
                               double send_budget = std::numeric_limits<double>::infinity()) {
     const auto [first, count] = window_tiles();
-    ops::WindowPlan p = ops::plan_window(kind, geo, batch, count, cost(), budget(), name, split_inputs, send_budget, plan_for());
+    ops::WindowPlan p =
+        ops::plan_window(kind, geo, batch, count, cost(), budget(), name, split_inputs, send_budget, plan_for());
     p.first = first;
     return p;
   }
