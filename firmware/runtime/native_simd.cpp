@@ -16,6 +16,11 @@ bool cpu_has_fma() {
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
+bool cpu_has_avx512vl() {
+  __builtin_cpu_init();
+  return cpu_has_fma() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+}
+
 bool initial_setting() {
   const char* env = std::getenv("TESSERA_NATIVE_SIMD");
   if (env && std::strcmp(env, "0") == 0) return false;
@@ -23,6 +28,7 @@ bool initial_setting() {
 }
 
 std::atomic<bool> g_enabled{initial_setting()};
+std::atomic<bool> g_avx512{cpu_has_avx512vl()};
 
 #define TESSERA_SIMD __attribute__((target("avx2,fma")))
 
@@ -90,6 +96,10 @@ TESSERA_SIMD void rows(float* c, size_t ldc, const float* a, size_t sai, size_t 
 bool enabled() { return g_enabled.load(std::memory_order_relaxed); }
 
 bool set_enabled(bool on) { return g_enabled.exchange(on && cpu_has_fma()); }
+
+bool avx512_enabled() { return g_avx512.load(std::memory_order_relaxed); }
+
+bool set_avx512_enabled(bool on) { return g_avx512.exchange(on && cpu_has_avx512vl()); }
 
 TESSERA_SIMD void matmul(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b, size_t ldb,
                          uint32_t m, uint32_t k, uint32_t n) {

@@ -28,6 +28,14 @@ bool enabled();
 // them (true). Returns the previous setting. Not thread-safe against running codelets.
 bool set_enabled(bool on);
 
+// conv2d's second build of its blocks, for CPUs with AVX-512 F and VL (cpuid, once): still
+// 256-bit vectors, but 32 registers and the mask registers, for bigger blocks and masked
+// FMAs in place of the blends; the same bits. avx512_enabled() is true when the CPU has
+// them and set_avx512_enabled(false) did not turn them off (tests: the AVX2 blocks on such a
+// CPU); the kernels themselves still need enabled(). Returns the previous setting.
+bool avx512_enabled();
+bool set_avx512_enabled(bool on);
+
 // c[i*ldc + j] = fma chain over p < k, from +0, of a[i*sai + p*sap] * b[p*ldb + j],
 // for i < m, j < n. c overlaps neither a nor b.
 void matmul(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b, size_t ldb,

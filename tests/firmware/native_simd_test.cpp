@@ -2,9 +2,10 @@
 // loops (fmaf from the C library), bit for bit: matmul, matmul_tn, matmul_nt, conv2d,
 // maxpool2d, relu, reduce_sum and sgd_momentum on random shapes (every edge of the vector
 // blocks, padding, dilation, negative pads) and random values with FP specials mixed in.
-// NaN payloads may differ (fp_check.h's rule), except in maxpool2d, which moves bits. The
-// ISS side of the same kernels: codelet_iss_test and training_codelets_test. Skipped where
-// the CPU has no AVX2 + FMA. Seeds are printed.
+// NaN payloads may differ (fp_check.h's rule), except in maxpool2d, which moves bits.
+// conv2d's blocks are checked in each build the CPU runs (AVX2, and AVX-512 F + VL where it
+// has them). The ISS side of the same kernels: codelet_iss_test and training_codelets_test.
+// Skipped where the CPU has no AVX2 + FMA. Seeds are printed.
 #include <gtest/gtest.h>
 #include "tessera/testutil/seed.h"
 
@@ -68,8 +69,20 @@ std::vector<uint32_t> values(std::mt19937& r, size_t n) {
   return v;
 }
 
-// Runs codelet `name` on the state record twice, with the kernels and with the portable
-// loop, from the same output contents, and compares the `out_words` at `out`.
+// The builds of the kernels' blocks this CPU runs: conv2d's AVX2 blocks (on a CPU with
+// AVX-512 F and VL too, with set_avx512_enabled(false)) and its AVX-512 ones.
+std::vector<bool> avx512_settings() {
+  const bool was = fw::simd::set_avx512_enabled(true);
+  const bool have = fw::simd::avx512_enabled();
+  fw::simd::set_avx512_enabled(was);
+  return have ? std::vector<bool>{false, true} : std::vector<bool>{false};
+}
+
+const char* isa_name(bool avx512) { return avx512 ? " (AVX-512 blocks)" : " (AVX2 blocks)"; }
+
+// Runs codelet `name` on the state record with the portable loop and with the kernels
+// (each build of their blocks: avx512_settings), from the same output contents, and
+// compares the `out_words` at `out`.
 void compare(Sram& s, const char* name, const std::vector<uint32_t>& state, uint32_t out, size_t out_words,
              const std::string& what, bool exact = false) {
   const uint32_t index = fw::codelet_index(name);
@@ -79,18 +92,24 @@ void compare(Sram& s, const char* name, const std::vector<uint32_t>& state, uint
   tile.sram = s.bytes.data();
   tile.sram_bytes = static_cast<uint32_t>(s.bytes.size());
   const std::vector<uint32_t> before(s.at(out), s.at(out) + out_words);
-  std::vector<uint32_t> got[2];
-  for (int simd = 0; simd < 2; ++simd) {
+  const auto run = [&](bool simd, bool avx512, std::vector<uint32_t>& got) {
     std::copy(before.begin(), before.end(), s.at(out));  // not memcpy: before.data() is null when empty
-    const bool was = fw::simd::set_enabled(simd == 1);
+    const bool was = fw::simd::set_enabled(simd), was512 = fw::simd::set_avx512_enabled(avx512);
     const fw::NativeStop stop = fw::native_run_codelet(tile, index, st);
     fw::simd::set_enabled(was);
+    fw::simd::set_avx512_enabled(was512);
     ASSERT_EQ(stop, fw::NativeStop::kSync) << what << ": halted with " << tile.exit_code;
-    got[simd].assign(s.at(out), s.at(out) + out_words);
+    got.assign(s.at(out), s.at(out) + out_words);
+  };
+  std::vector<uint32_t> want, got;
+  ASSERT_NO_FATAL_FAILURE(run(false, false, want));
+  for (const bool avx512 : avx512_settings()) {
+    ASSERT_NO_FATAL_FAILURE(run(true, avx512, got));
+    for (size_t i = 0; i < out_words; ++i)
+      ASSERT_TRUE(exact ? got[i] == want[i] : fwtest::same_or_both_nan(got[i], want[i]))
+          << what << isa_name(avx512) << ": word " << i << " vector 0x" << std::hex << got[i] << ", portable 0x"
+          << want[i];
   }
-  for (size_t i = 0; i < out_words; ++i)
-    ASSERT_TRUE(exact ? got[1][i] == got[0][i] : fwtest::same_or_both_nan(got[1][i], got[0][i]))
-        << what << ": word " << i << " vector 0x" << std::hex << got[1][i] << ", portable 0x" << got[0][i];
 }
 
 class NativeSimd : public testing::Test {
@@ -138,7 +157,7 @@ TEST_F(NativeSimd, Conv2dGivesThePortableBits) {
              dw},
             y, size_t{cout} * oh * ow + 64, shape);
   };
-  for (int trial = 0; trial < 160; ++trial) {
+  for (int trial = 0; trial < 320; ++trial) {
     // Column strides 1 to 4 (a gather above 1) and now and then AlexNet's 11-wide kernel.
     const uint32_t cin = 1 + r() % 4, cout = 1 + r() % 17, kh = 1 + r() % 5, kw = r() % 8 ? 1 + r() % 5 : 11;
     const uint32_t h = 1 + r() % 14, wd = 1 + r() % 90, sh = 1 + r() % 2, sw = r() % 2 ? 1 : 2 + r() % 3;
@@ -158,13 +177,41 @@ TEST_F(NativeSimd, Conv2dGivesThePortableBits) {
     const uint32_t h = oh + (kh - 1) * dh - r() % 3, wd = (ow - 1) * sw + (kw - 1) * dw + 1 - r() % 3;
     run(cin, h, wd, cout, oh, ow, kh, kw, 1, sw, ph, pw, dh, dw);
   }
-  // LeNet-5's vertices on `medium`, and an x too large to copy (over 2^16 floats: the masked loads).
+  // ResNet-18's and AlexNet's vertices on `ipu-mk2` (fewer input channels): every block
+  // shape of both builds, full and masked vectors, live channels short of a block's, rows
+  // that take different kernel rows, column strides 1, 2 and 4.
+  run(4, 3, 56, 32, 1, 56, 3, 3, 1, 1, 0, 1, 1, 1);
+  run(4, 4, 28, 32, 2, 28, 3, 3, 1, 1, 0, 1, 1, 1);
+  run(4, 4, 14, 43, 2, 14, 3, 3, 1, 1, 0, 1, 1, 1);
+  run(4, 7, 7, 43, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1);
+  run(3, 9, 60, 8, 2, 30, 7, 7, 2, 2, 0, 3, 1, 1);
+  run(4, 3, 56, 20, 1, 28, 3, 3, 2, 2, 0, 1, 1, 1);
+  run(4, 5, 28, 21, 2, 14, 3, 3, 2, 2, 0, 1, 1, 1);
+  run(4, 14, 14, 19, 7, 7, 3, 3, 2, 2, 1, 1, 1, 1);
+  run(8, 1, 14, 19, 1, 7, 1, 1, 2, 2, 0, 0, 1, 1);
+  run(3, 7, 27, 13, 3, 27, 5, 5, 1, 1, 0, 2, 1, 1);
+  run(5, 13, 13, 35, 13, 13, 3, 3, 1, 1, 1, 1, 1, 1);
+  run(3, 23, 100, 8, 4, 23, 11, 11, 4, 4, 0, 2, 1, 1);
+  // LeNet-5's vertices on `medium`, and lone channels of windows wholly inside x (the blocks
+  // of one channel, which the AVX-512 build takes only for a lone one).
   run(6, 9, 14, 1, 5, 10, 5, 5, 1, 1, 0, 0, 1, 1);
   run(1, 8, 28, 1, 4, 28, 5, 5, 1, 1, 0, 2, 1, 1);
   run(1, 6, 28, 1, 4, 28, 5, 5, 1, 1, 2, 2, 1, 1);
-  for (int trial = 0; trial < 4; ++trial) {
-    const int32_t pw = static_cast<int32_t>(r() % 4) - 1;
-    run(5, 140, 100, 1 + r() % 3, 1 + r() % 6, 1 + r() % 40, 3, 1 + r() % 5, 1, 1, 1, pw, 1, 1);
+  run(2, 12, 40, 1, 3, 30, 3, 3, 1, 1, 0, 0, 1, 1);
+  run(2, 12, 10, 1, 9, 6, 3, 3, 1, 1, 0, 0, 1, 1);
+  // An x too large to copy (over 2^16 floats): the masked loads, in each block shape.
+  run(5, 140, 100, 6, 1, 5, 3, 3, 1, 1, 1, 1, 1, 1);
+  run(5, 140, 100, 6, 1, 6, 3, 3, 1, 1, 0, 0, 1, 1);
+  run(5, 140, 100, 12, 1, 5, 3, 3, 1, 1, 1, 1, 1, 1);
+  run(5, 140, 100, 12, 1, 6, 3, 3, 1, 1, 0, 0, 1, 1);
+  run(5, 140, 100, 7, 1, 14, 3, 3, 1, 1, 0, 0, 1, 1);
+  run(5, 140, 100, 7, 1, 14, 3, 3, 1, 1, 0, 1, 1, 1);
+  run(5, 140, 100, 6, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1);
+  run(5, 140, 100, 6, 4, 12, 3, 3, 1, 1, 1, 1, 1, 1);
+  for (int trial = 0; trial < 40; ++trial) {
+    const uint32_t cout = r() % 2 ? 1 + r() % 3 : 1 + r() % 17, oh = 1 + r() % 10, ow = 1 + r() % 40;
+    const int32_t ph = static_cast<int32_t>(r() % 3) - 1, pw = static_cast<int32_t>(r() % 4) - 1;
+    run(5, 140, 100, cout, oh, ow, 1 + r() % 3, 1 + r() % 5, 1, 1, ph, pw, 1, 1);
   }
 }
 
@@ -211,7 +258,7 @@ TEST_F(NativeSimd, Conv2dChannelsGiveEachVertexsPortableBits) {
       want[i].assign(s.at(y[i]), s.at(y[i]) + words);
       std::copy(before[i].begin(), before[i].end(), s.at(y[i]));
     }
-    fw::simd::set_enabled(true);
+    fw::simd::set_enabled(was);
     float* ys[8];
     const float* ws[8];
     const float* bs[8];
@@ -220,16 +267,21 @@ TEST_F(NativeSimd, Conv2dChannelsGiveEachVertexsPortableBits) {
       ws[i] = reinterpret_cast<const float*>(s.at(w[i]));
       bs[i] = reinterpret_cast<const float*>(s.at(b[i]));
     }
-    const bool done = fw::simd::conv2d_channels(
-        ys, reinterpret_cast<const float*>(s.at(x)), ws, bs, n,
-        {cin, h, wd, 1, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw), dh, dw});
-    fw::simd::set_enabled(was);
-    ASSERT_TRUE(done) << shape;
-    for (uint32_t i = 0; i < n; ++i)
-      for (size_t k = 0; k < words; ++k)
-        ASSERT_TRUE(fwtest::same_or_both_nan(s.at(y[i])[k], want[i][k]))
-            << shape << ": vertex " << i << " word " << k << " vector 0x" << std::hex << s.at(y[i])[k] << ", portable 0x"
-            << want[i][k];
+    for (const bool avx512 : avx512_settings()) {
+      for (uint32_t i = 0; i < n; ++i) std::copy(before[i].begin(), before[i].end(), s.at(y[i]));
+      const bool on = fw::simd::set_enabled(true), was512 = fw::simd::set_avx512_enabled(avx512);
+      const bool done = fw::simd::conv2d_channels(
+          ys, reinterpret_cast<const float*>(s.at(x)), ws, bs, n,
+          {cin, h, wd, 1, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw), dh, dw});
+      fw::simd::set_enabled(on);
+      fw::simd::set_avx512_enabled(was512);
+      ASSERT_TRUE(done) << shape << isa_name(avx512);
+      for (uint32_t i = 0; i < n; ++i)
+        for (size_t k = 0; k < words; ++k)
+          ASSERT_TRUE(fwtest::same_or_both_nan(s.at(y[i])[k], want[i][k]))
+              << shape << isa_name(avx512) << ": vertex " << i << " word " << k << " vector 0x" << std::hex
+              << s.at(y[i])[k] << ", portable 0x" << want[i][k];
+    }
   }
 }
 
