@@ -35,19 +35,7 @@ for t in 1 2; do
     sed -n 's/^ort: median \([0-9.]*\) .*/\1/p' > "$work/ort.$t"
   /usr/bin/python3 bench/torch_infer.py "$ref/lenet.onnx" lenet "$ref/test_x.npy" "$runs" "$t" |
     sed -n 's/^torch: median \([0-9.]*\) .*/\1/p' > "$work/torch.$t"
-  os=$(cat "$work/ort.$t") ps=$(cat "$work/torch.$t")
-  for who in tessera_machine tessera_host ort torch; do
-    s=$(cat "$work/$who.$t")
-    awk -v w="${who/_/, plan }" -v t="$t" -v s="$s" -v os="$os" -v ps="$ps" \
-      'BEGIN { printf "%-28s %8s %12.4f %12.0f %11.1fx %11.1fx\n", w, t, s, 2000 / s, s / os, s / ps }'
-  done
-  # Goal (issue 20): at most 1.5x ONNX Runtime's time, a speed ratio of 1/1.5, planned for native mode.
-  for plan in machine host; do
-    figure="emu-native, $t thread(s), --plan $plan" ts=$(cat "$work/tessera_$plan.$t")
-    record "LeNet-5 inference (2,000 digits, batch 100 x 20)" "$figure" s "$ts" "ONNX Runtime, $t thread(s)" "$os" time \
-      "$([ $plan = host ] && echo 0.667)"
-    record "LeNet-5 inference (2,000 digits, batch 100 x 20)" "$figure" s "$ts" "PyTorch, $t thread(s)" "$ps" time
-  done
+  compare_plans "LeNet-5 inference (2,000 digits, batch 100 x 20)" "$t" "$work" 2000
 done
 /usr/bin/python3 -c "
 import numpy as np, sys

@@ -18,3 +18,24 @@ run_median() {
     sed -n 's/.*"wall_seconds": \([0-9.]*\).*/\1/p' "$report"
   done | median
 }
+# `compare_plans TITLE THREADS WORK [IMAGES]`: the table rows of one thread count from WORK's
+# tessera_machine.T, tessera_host.T, ort.T and torch.T (medians in seconds): each one's time
+# (and IMAGES / time when given) and its time over ONNX Runtime's and PyTorch's; then both
+# plans recorded against both anchors, with issue 20's goal (at most 1.5x ONNX Runtime's
+# time, a speed ratio of 1/1.5) for the executable planned for native mode (--plan host).
+compare_plans() {
+  local title=$1 t=$2 work=$3 images=${4:-} os ps s who plan
+  os=$(cat "$work/ort.$t") ps=$(cat "$work/torch.$t")
+  for who in tessera_machine tessera_host ort torch; do
+    s=$(cat "$work/$who.$t")
+    awk -v w="${who/_/, plan }" -v t="$t" -v s="$s" -v os="$os" -v ps="$ps" -v n="$images" 'BEGIN {
+      printf "%-28s %8s %12.4f", w, t, s; if (n != "") printf " %12.0f", n / s
+      printf " %11.1fx %11.1fx\n", s / os, s / ps }'
+  done
+  for plan in machine host; do
+    s=$(cat "$work/tessera_$plan.$t")
+    record "$title" "emu-native, $t thread(s), --plan $plan" s "$s" "ONNX Runtime, $t thread(s)" "$os" time \
+      "$([ $plan = host ] && echo 0.667)"
+    record "$title" "emu-native, $t thread(s), --plan $plan" s "$s" "PyTorch, $t thread(s)" "$ps" time
+  done
+}

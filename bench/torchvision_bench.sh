@@ -38,19 +38,7 @@ for t in 1 2; do
     sed -n 's/^ort: median \([0-9.]*\) .*/\1/p' > "$work/ort.$t"
   /usr/bin/python3 bench/torch_infer.py "$work/$model.onnx" "$model" "$work/x.npy" "$runs" "$t" |
     sed -n 's/^torch: median \([0-9.]*\) .*/\1/p' > "$work/torch.$t"
-  os=$(cat "$work/ort.$t") ps=$(cat "$work/torch.$t")
-  for who in tessera_machine tessera_host ort torch; do
-    s=$(cat "$work/$who.$t")
-    awk -v w="${who/_/, plan }" -v t="$t" -v s="$s" -v os="$os" -v ps="$ps" \
-      'BEGIN { printf "%-28s %8s %12.4f %11.1fx %11.1fx\n", w, t, s, s / os, s / ps }'
-  done
-  # Goal (issues 14 and 20): at most 1.5x ONNX Runtime's time, planned for native mode.
-  for plan in machine host; do
-    figure="emu-native, $t thread(s), --plan $plan" ts=$(cat "$work/tessera_$plan.$t")
-    record "$name inference (1 image, $target)" "$figure" s "$ts" "ONNX Runtime, $t thread(s)" "$os" time \
-      "$([ $plan = host ] && echo 0.667)"
-    record "$name inference (1 image, $target)" "$figure" s "$ts" "PyTorch, $t thread(s)" "$ps" time
-  done
+  compare_plans "$name inference (1 image, $target)" "$t" "$work"
 done
 /usr/bin/python3 -c "
 import numpy as np, sys
