@@ -20,6 +20,7 @@ py=/usr/bin/python3
 me=alexnet_train_step.sh
 fail() { echo "$me: FAIL: $*" >&2; exit 1; }
 rm -rf "$work" && mkdir -p "$work/device"
+source "$(dirname "$0")/work_dir.sh" && work_dir_keep_small "$work"
 echo "$me: AlexNet, one SGD step at batch $batch on $target, lr $lr, momentum 0.9, seed $seed (TESSERA_SEED), files in $work"
 
 $py "$src/examples/alexnet/alexnet_train_step.py" export "$work" --batch "$batch" --seed "$seed" --lr "$lr" \

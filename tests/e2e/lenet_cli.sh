@@ -7,6 +7,7 @@ set -euo pipefail
 tessera=$1 ref=$2 work=$3
 py=/usr/bin/python3
 mkdir -p "$work"
+source "$(dirname "$0")/work_dir.sh" && work_dir_keep_small "$work"
 n=2
 "$py" -c "import numpy as np, sys; np.save(sys.argv[2], np.load(sys.argv[1])[:$n])" "$ref/test_x.npy" "$work/x.npy"
 "$tessera" compile "$ref/lenet.onnx" --target small --batch $n -o "$work/lenet.tsx"

@@ -5,6 +5,7 @@
 set -euo pipefail
 tessera=$1 ref=$2 work=$3
 mkdir -p "$work"
+source "$(dirname "$0")/work_dir.sh" && work_dir_keep_small "$work"
 "$tessera" compile "$ref/lenet.onnx" --train --target medium --batch 32 --steps-per-sync 25 --infer-batch 100 \
   --epochs 1 -o "$work/lenet-train.tsx"
 "$tessera" train "$work/lenet-train.tsx" --seed 3 --epochs 1 --max-steps 50 | tee "$work/out.txt"

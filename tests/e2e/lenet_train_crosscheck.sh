@@ -18,6 +18,7 @@ train_size=8000
 py=/usr/bin/python3
 fail() { echo "lenet_train_crosscheck.sh: FAIL: $*" >&2; exit 1; }
 rm -rf "$work" && mkdir -p "$work"
+source "$(dirname "$0")/work_dir.sh" && work_dir_keep_small "$work"
 echo "lenet_train_crosscheck.sh: $dataset, seed $seed (TESSERA_SEED), $epochs epochs, files in $work"
 
 $py "$src/examples/lenet/train_lenet.py" "$work/init" --epochs 0 --seed "$seed" > "$work/init.log" \

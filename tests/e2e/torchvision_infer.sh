@@ -25,6 +25,7 @@ case $model in
 esac
 (( batch > 0 && count % batch == 0 )) || fail "BATCH $batch does not divide COUNT $count"
 rm -rf "$work" && mkdir -p "$work"
+source "$(dirname "$0")/work_dir.sh" && work_dir_keep_small "$work"
 echo "$me: $model on $target (planned for the $plan), $count images at batch $batch, device $device, seed $seed (TESSERA_SEED), files in $work"
 
 $py "$src/$export" "$work" --batch "$count" --seed "$seed" || fail "exporting $model"
