@@ -29,6 +29,12 @@ bool initial_setting() {
 
 std::atomic<bool> g_enabled{initial_setting()};
 std::atomic<bool> g_avx512{cpu_has_avx512vl()};
+bool initial_wide() {
+  const char* env = std::getenv("TESSERA_NATIVE_WIDE");
+  return !(env && std::strcmp(env, "0") == 0);
+}
+
+std::atomic<bool> g_wide{initial_wide()};
 
 #define TESSERA_SIMD __attribute__((target("avx2,fma")))
 
@@ -100,6 +106,10 @@ bool set_enabled(bool on) { return g_enabled.exchange(on && cpu_has_fma()); }
 bool avx512_enabled() { return g_avx512.load(std::memory_order_relaxed); }
 
 bool set_avx512_enabled(bool on) { return g_avx512.exchange(on && cpu_has_avx512vl()); }
+
+bool wide_enabled() { return g_wide.load(std::memory_order_relaxed); }
+
+bool set_wide_enabled(bool on) { return g_wide.exchange(on); }
 
 TESSERA_SIMD void matmul(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b, size_t ldb,
                          uint32_t m, uint32_t k, uint32_t n) {

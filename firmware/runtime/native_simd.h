@@ -1,10 +1,11 @@
 // Native mode's vector kernels (host only): the heavy codelets' loops written with the
-// host's 256-bit FMA unit, chosen at run time. Every output element is still the same fma
-// chain as in the codelet's portable loop, in the same order from the same start: a
-// kernel vectorises across independent output elements (the columns of a matmul, the
-// output positions of a convolution), never across the terms of one sum, and a vector FMA
-// rounds each lane once as fmaf does. So the results are the codelets' bits, as the ISS
-// computes them (tests/firmware compares both paths and the ISS).
+// host's 256-bit FMA units (conv2d's also with 512-bit ones), chosen at run time. Every
+// output element is still the same fma chain as in the codelet's portable loop, in the
+// same order from the same start: a kernel vectorises across independent output elements
+// (the columns of a matmul, the output positions of a convolution), never across the terms
+// of one sum, and a vector FMA rounds each lane once as fmaf does. So the results are the
+// codelets' bits, as the ISS computes them (tests/firmware compares both paths and the
+// ISS).
 //
 // simd_enabled() is true when the CPU has AVX2 and FMA (cpuid, once) and neither
 // TESSERA_NATIVE_SIMD=0 in the environment nor set_simd_enabled(false) turned it off; the
@@ -28,13 +29,22 @@ bool enabled();
 // them (true). Returns the previous setting. Not thread-safe against running codelets.
 bool set_enabled(bool on);
 
-// conv2d's second build of its blocks, for CPUs with AVX-512 F and VL (cpuid, once): still
-// 256-bit vectors, but 32 registers and the mask registers, for bigger blocks and masked
-// FMAs in place of the blends; the same bits. avx512_enabled() is true when the CPU has
-// them and set_avx512_enabled(false) did not turn them off (tests: the AVX2 blocks on such a
-// CPU); the kernels themselves still need enabled(). Returns the previous setting.
+// conv2d's AVX-512 builds of its blocks, for CPUs with AVX-512 F and VL (cpuid, once): the
+// AVX2 build's 256-bit vectors (or 512-bit ones: wide_enabled), but 32 registers and the
+// mask registers, for bigger blocks and masked FMAs in place of the blends; the same bits.
+// avx512_enabled() is true when the CPU has them and set_avx512_enabled(false) did not turn
+// them off (tests: the AVX2 blocks on such a CPU); the kernels themselves still need
+// enabled(). Returns the previous setting.
 bool avx512_enabled();
 bool set_avx512_enabled(bool on);
+
+// conv2d's AVX-512 build with 16-lane vectors in place of 8-lane ones: the same blocks and
+// bits, twice the columns an FMA (as fast or faster for every conv of LeNet-5, AlexNet and
+// ResNet-18 on the hosts measured, docs/speed.md). Used while avx512_enabled(), unless
+// TESSERA_NATIVE_WIDE=0 in the environment or set_wide_enabled(false) turned it off.
+// Returns the previous setting.
+bool wide_enabled();
+bool set_wide_enabled(bool on);
 
 // c[i*ldc + j] = fma chain over p < k, from +0, of a[i*sai + p*sap] * b[p*ldb + j],
 // for i < m, j < n. c overlaps neither a nor b.
@@ -51,7 +61,7 @@ namespace tessera::fw::simd {
 
 using Conv2dShape = fw::Conv2dShape;  // conv2d's fields (codelets/conv2d_shape.h)
 
-// conv2d (codelets/conv2d.cpp) with its chains, eight output columns at once wherever the
+// conv2d (codelets/conv2d.cpp) with its chains, 8 or 16 output columns at once wherever the
 // kernel's row lies wholly inside x, masked lanes (still with the FMA unit) elsewhere; a
 // column stride above 1 reads the lanes' columns with a gather. Returns false, doing
 // nothing, for shapes it does not take (an empty kernel, one wider than 16, sizes or

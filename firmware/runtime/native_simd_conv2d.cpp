@@ -1,5 +1,6 @@
-// Native mode's vector conv2d kernel (native_simd.h): its blocks built twice, for AVX2 and
-// for AVX-512 F + VL (native_simd_conv2d_blocks.inc), the build chosen at run time.
+// Native mode's vector conv2d kernel (native_simd.h): its blocks built three times, for AVX2,
+// for AVX-512 F + VL with 8-lane vectors and with 16-lane ones
+// (native_simd_conv2d_blocks.inc), the build chosen at run time.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -32,12 +33,15 @@ struct Chans {
   float* const* y;
 };
 
-// The blocks and their choice, once for each instruction set (native_simd_conv2d_blocks.inc):
-// every output still the codelet's chain, so both give the same bits.
+// The blocks and their choice, once for each instruction set and vector width
+// (native_simd_conv2d_blocks.inc): every output still the codelet's chain, so all give the
+// same bits.
 namespace avx2 {
 #define TESSERA_SIMD __attribute__((target("avx2,fma")))
 #define TESSERA_CONV_AVX512 0
+#define TESSERA_CONV_LANES 8
 #include "runtime/native_simd_conv2d_blocks.inc"
+#undef TESSERA_CONV_LANES
 #undef TESSERA_CONV_AVX512
 #undef TESSERA_SIMD
 }  // namespace avx2
@@ -45,15 +49,28 @@ namespace avx2 {
 namespace avx512 {
 #define TESSERA_SIMD __attribute__((target("avx2,fma,avx512f,avx512vl")))
 #define TESSERA_CONV_AVX512 1
+#define TESSERA_CONV_LANES 8
 #include "runtime/native_simd_conv2d_blocks.inc"
+#undef TESSERA_CONV_LANES
 #undef TESSERA_CONV_AVX512
 #undef TESSERA_SIMD
 }  // namespace avx512
 
+namespace avx512_wide {
+#define TESSERA_SIMD __attribute__((target("avx2,fma,avx512f,avx512vl")))
+#define TESSERA_CONV_AVX512 1
+#define TESSERA_CONV_LANES 16
+#include "runtime/native_simd_conv2d_blocks.inc"
+#undef TESSERA_CONV_LANES
+#undef TESSERA_CONV_AVX512
+#undef TESSERA_SIMD
+}  // namespace avx512_wide
+
 template <Load kLoad>
 void all_channels(const Chans& c, const float* x, const Conv2dShape& s) {
-  if (avx512_enabled()) avx512::all_channels<kLoad>(c, x, s);
-  else avx2::all_channels<kLoad>(c, x, s);
+  if (!avx512_enabled()) avx2::all_channels<kLoad>(c, x, s);
+  else if (wide_enabled()) avx512_wide::all_channels<kLoad>(c, x, s);
+  else avx512::all_channels<kLoad>(c, x, s);
 }
 
 bool run(const Chans& c, const float* x, const Conv2dShape& s) {
@@ -74,12 +91,13 @@ bool run(const Chans& c, const float* x, const Conv2dShape& s) {
   // so that every vector a block reads lies inside the buffer and takes a plain load. The
   // lanes outside x read the margins or a neighbouring row and are masked away (or are
   // past the last output column and not stored), as with masked loads: the same bits.
-  // Before x: the lanes left of column 0 (pw of them). After: lane 7 of the last of up to 8
-  // vectors past the last output column, at the last kx, beyond the last row's end. An x
+  // Before x: the lanes left of column 0 (pw of them). After: the last lane of the last of
+  // up to 8 vectors of 16 lanes past the last output column, at the last kx, beyond the last
+  // row's end. An x
   // too large to copy cheaply beside its work keeps the masked loads.
   const uint64_t n = uint64_t{s.cin} * s.h * s.wd;
   const uint64_t before = pw > 0 ? static_cast<uint64_t>(pw) : 0;
-  const int64_t last = static_cast<int64_t>((s.ow + 63) / 64 * 64) - 1 - pw + int64_t{s.kw - 1} * s.dw;  // a lane's column
+  const int64_t last = static_cast<int64_t>((s.ow + 127) / 128 * 128) - 1 - pw + int64_t{s.kw - 1} * s.dw;  // a lane's column
   const uint64_t after = last >= static_cast<int64_t>(s.wd) ? static_cast<uint64_t>(last + 1 - s.wd) : 0;
   constexpr uint64_t kMaxCopy = uint64_t{1} << 16;  // floats
   if (n > kMaxCopy) {

@@ -3,8 +3,8 @@
 // maxpool2d, relu, reduce_sum and sgd_momentum on random shapes (every edge of the vector
 // blocks, padding, dilation, negative pads) and random values with FP specials mixed in.
 // NaN payloads may differ (fp_check.h's rule), except in maxpool2d, which moves bits.
-// conv2d's blocks are checked in each build the CPU runs (AVX2, and AVX-512 F + VL where it
-// has them). The ISS side of the same kernels: codelet_iss_test and training_codelets_test.
+// conv2d's blocks are checked in each build the CPU runs (AVX2, and AVX-512 F + VL with 8-
+// and with 16-lane vectors where it has them). The ISS side of the same kernels: codelet_iss_test and training_codelets_test.
 // Skipped where the CPU has no AVX2 + FMA. Seeds are printed.
 #include <gtest/gtest.h>
 #include "tessera/testutil/seed.h"
@@ -69,19 +69,48 @@ std::vector<uint32_t> values(std::mt19937& r, size_t n) {
   return v;
 }
 
-// The builds of the kernels' blocks this CPU runs: conv2d's AVX2 blocks (on a CPU with
-// AVX-512 F and VL too, with set_avx512_enabled(false)) and its AVX-512 ones.
-std::vector<bool> avx512_settings() {
+// A build of conv2d's blocks: AVX2, or AVX-512 with 8-lane or with 16-lane (wide) vectors.
+struct Blocks {
+  bool avx512, wide;
+  const char* name;
+};
+
+// The builds this CPU runs: the AVX2 blocks (on a CPU with AVX-512 F and VL too, with
+// set_avx512_enabled(false)) and both AVX-512 ones.
+std::vector<Blocks> block_builds() {
   const bool was = fw::simd::set_avx512_enabled(true);
   const bool have = fw::simd::avx512_enabled();
   fw::simd::set_avx512_enabled(was);
-  return have ? std::vector<bool>{false, true} : std::vector<bool>{false};
+  std::vector<Blocks> all{{false, false, " (AVX2 blocks)"}};
+  if (have) {
+    all.push_back({true, false, " (AVX-512 blocks, 8 lanes)"});
+    all.push_back({true, true, " (AVX-512 blocks, 16 lanes)"});
+  }
+  return all;
 }
 
-const char* isa_name(bool avx512) { return avx512 ? " (AVX-512 blocks)" : " (AVX2 blocks)"; }
+// The kernels on (or off) with build b of the blocks while it lives; the settings before
+// again after.
+class UseBlocks {
+ public:
+  UseBlocks(bool simd, const Blocks& b)
+      : simd_(fw::simd::set_enabled(simd)),
+        avx512_(fw::simd::set_avx512_enabled(b.avx512)),
+        wide_(fw::simd::set_wide_enabled(b.wide)) {}
+  ~UseBlocks() {
+    fw::simd::set_enabled(simd_);
+    fw::simd::set_avx512_enabled(avx512_);
+    fw::simd::set_wide_enabled(wide_);
+  }
+  UseBlocks(const UseBlocks&) = delete;
+  UseBlocks& operator=(const UseBlocks&) = delete;
+
+ private:
+  bool simd_, avx512_, wide_;
+};
 
 // Runs codelet `name` on the state record with the portable loop and with the kernels
-// (each build of their blocks: avx512_settings), from the same output contents, and
+// (each build of their blocks: block_builds), from the same output contents, and
 // compares the `out_words` at `out`.
 void compare(Sram& s, const char* name, const std::vector<uint32_t>& state, uint32_t out, size_t out_words,
              const std::string& what, bool exact = false) {
@@ -92,22 +121,24 @@ void compare(Sram& s, const char* name, const std::vector<uint32_t>& state, uint
   tile.sram = s.bytes.data();
   tile.sram_bytes = static_cast<uint32_t>(s.bytes.size());
   const std::vector<uint32_t> before(s.at(out), s.at(out) + out_words);
-  const auto run = [&](bool simd, bool avx512, std::vector<uint32_t>& got) {
+  const auto run = [&](bool simd, const Blocks& blocks, std::vector<uint32_t>& got) {
     std::copy(before.begin(), before.end(), s.at(out));  // not memcpy: before.data() is null when empty
-    const bool was = fw::simd::set_enabled(simd), was512 = fw::simd::set_avx512_enabled(avx512);
-    const fw::NativeStop stop = fw::native_run_codelet(tile, index, st);
-    fw::simd::set_enabled(was);
-    fw::simd::set_avx512_enabled(was512);
+    fw::NativeStop stop;
+    {
+      const UseBlocks use(simd, blocks);
+      stop = fw::native_run_codelet(tile, index, st);
+    }
     ASSERT_EQ(stop, fw::NativeStop::kSync) << what << ": halted with " << tile.exit_code;
     got.assign(s.at(out), s.at(out) + out_words);
   };
   std::vector<uint32_t> want, got;
-  ASSERT_NO_FATAL_FAILURE(run(false, false, want));
-  for (const bool avx512 : avx512_settings()) {
-    ASSERT_NO_FATAL_FAILURE(run(true, avx512, got));
+  const std::vector<Blocks> builds = block_builds();
+  ASSERT_NO_FATAL_FAILURE(run(false, builds[0], want));
+  for (const Blocks& blocks : builds) {
+    ASSERT_NO_FATAL_FAILURE(run(true, blocks, got));
     for (size_t i = 0; i < out_words; ++i)
       ASSERT_TRUE(exact ? got[i] == want[i] : fwtest::same_or_both_nan(got[i], want[i]))
-          << what << isa_name(avx512) << ": word " << i << " vector 0x" << std::hex << got[i] << ", portable 0x"
+          << what << blocks.name << ": word " << i << " vector 0x" << std::hex << got[i] << ", portable 0x"
           << want[i];
   }
 }
@@ -267,19 +298,20 @@ TEST_F(NativeSimd, Conv2dChannelsGiveEachVertexsPortableBits) {
       ws[i] = reinterpret_cast<const float*>(s.at(w[i]));
       bs[i] = reinterpret_cast<const float*>(s.at(b[i]));
     }
-    for (const bool avx512 : avx512_settings()) {
+    for (const Blocks& blocks : block_builds()) {
       for (uint32_t i = 0; i < n; ++i) std::copy(before[i].begin(), before[i].end(), s.at(y[i]));
-      const bool on = fw::simd::set_enabled(true), was512 = fw::simd::set_avx512_enabled(avx512);
-      const bool done = fw::simd::conv2d_channels(
-          ys, reinterpret_cast<const float*>(s.at(x)), ws, bs, n,
-          {cin, h, wd, 1, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw), dh, dw});
-      fw::simd::set_enabled(on);
-      fw::simd::set_avx512_enabled(was512);
-      ASSERT_TRUE(done) << shape << isa_name(avx512);
+      bool done;
+      {
+        const UseBlocks use(true, blocks);
+        done = fw::simd::conv2d_channels(
+            ys, reinterpret_cast<const float*>(s.at(x)), ws, bs, n,
+            {cin, h, wd, 1, oh, ow, kh, kw, sh, sw, static_cast<uint32_t>(ph), static_cast<uint32_t>(pw), dh, dw});
+      }
+      ASSERT_TRUE(done) << shape << blocks.name;
       for (uint32_t i = 0; i < n; ++i)
         for (size_t k = 0; k < words; ++k)
           ASSERT_TRUE(fwtest::same_or_both_nan(s.at(y[i])[k], want[i][k]))
-              << shape << isa_name(avx512) << ": vertex " << i << " word " << k << " vector 0x" << std::hex
+              << shape << blocks.name << ": vertex " << i << " word " << k << " vector 0x" << std::hex
               << s.at(y[i])[k] << ", portable 0x" << want[i][k];
     }
   }
