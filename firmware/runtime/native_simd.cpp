@@ -44,6 +44,19 @@ TESSERA_SIMD inline __m256i lanes_below(int n) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), idx);
 }
 
+// Asks for row p + 64 of b's 16 columns while row p is read. A matmul vertex's b lies in its
+// tile's SRAM, cold (AlexNet's classifier: 234 MB over 1,472 tiles, read once an image), and
+// its rows are short (14 columns: a 4 KB page every 70 rows), where the hardware's
+// prefetchers, which stop at each page, left the loads waiting on memory: AlexNet's matmuls
+// took about 17 GB/s of a core's 44 (docs/speed.md). A prefetch never faults: the rows
+// past b's end cost a useless fetch, nothing else (the address is computed as an integer).
+TESSERA_SIMD inline void prefetch_ahead(const float* row, size_t ldb) {
+  constexpr size_t kAhead = 64;  // rows: about 300 cycles of a latency-bound block
+  const uintptr_t at = reinterpret_cast<uintptr_t>(row) + kAhead * ldb * sizeof(float);
+  _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
+  _mm_prefetch(reinterpret_cast<const char*>(at + 15 * sizeof(float)), _MM_HINT_T0);
+}
+
 // R rows (i .. i+R-1) by 16 columns (j .. j+15) of c; kFull: all 16 columns exist, else
 // `cols` (< 16) of them, loaded and stored under masks. Each lane's accumulator runs the
 // chain over p in order: acc = fma(a(i, p), b(p, j), acc), one rounding per step.
@@ -60,6 +73,7 @@ TESSERA_SIMD inline void block(float* c, size_t ldc, const float* a, size_t sai,
   }
   for (uint32_t p = 0; p < k; ++p) {
     const float* bp = b + p * ldb;
+    prefetch_ahead(bp, ldb);
     __m256 b0, b1;
     if constexpr (kFull) {
       b0 = _mm256_loadu_ps(bp);
