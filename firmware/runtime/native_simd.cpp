@@ -29,6 +29,7 @@ bool initial_setting() {
 
 std::atomic<bool> g_enabled{initial_setting()};
 std::atomic<bool> g_avx512{cpu_has_avx512vl()};
+
 bool initial_wide() {
   const char* env = std::getenv("TESSERA_NATIVE_WIDE");
   return !(env && std::strcmp(env, "0") == 0);

@@ -93,8 +93,7 @@ bool run(const Chans& c, const float* x, const Conv2dShape& s) {
   // past the last output column and not stored), as with masked loads: the same bits.
   // Before x: the lanes left of column 0 (pw of them). After: the last lane of the last of
   // up to 8 vectors of 16 lanes past the last output column, at the last kx, beyond the last
-  // row's end. An x
-  // too large to copy cheaply beside its work keeps the masked loads.
+  // row's end. An x too large to copy cheaply beside its work keeps the masked loads.
   const uint64_t n = uint64_t{s.cin} * s.h * s.wd;
   const uint64_t before = pw > 0 ? static_cast<uint64_t>(pw) : 0;
   const int64_t last = static_cast<int64_t>((s.ow + 127) / 128 * 128) - 1 - pw + int64_t{s.kw - 1} * s.dw;  // a lane's column
