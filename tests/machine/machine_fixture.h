@@ -24,6 +24,7 @@ inline std::unique_ptr<emu::Machine> make_machine(emu::Mode mode, unsigned threa
   o.target = arch::find_target(target);
   o.mode = mode;
   o.threads = threads;
+  o.pooled_exchange_entries = 0;  // the tests' exchanges are small: run them on the pool too
   auto m = std::make_unique<emu::Machine>(o);
   m->load_firmware(firmware_elf());
   return m;

@@ -101,8 +101,13 @@ Machine::ExchangeCost Machine::apply_exchange() {
   const uint32_t sram_end = arch::kSramBase + target_.sram_bytes;
   // The parts that are independent per destination or per source tile run on the pool, over
   // blocks of tiles (several per thread, as exchanges are uneven); what they find is
-  // reported in tile order afterwards, so nothing depends on the thread count.
-  const uint32_t tasks = options_.threads > 1 ? std::min<uint32_t>(n, 8 * options_.threads) : 1;
+  // reported in tile order afterwards, so nothing depends on the thread count. A small
+  // exchange runs on this thread alone (MachineOptions::pooled_exchange_entries).
+  uint64_t entries = 0;
+  for (uint32_t t = 0; t < n; ++t)
+    if (tiles_[t]->sync().xchg_started) entries += tiles_[t]->sync().xchg_entries;
+  const uint32_t tasks =
+      options_.threads > 1 && entries >= options_.pooled_exchange_entries ? std::min<uint32_t>(n, 8 * options_.threads) : 1;
   const auto over_tiles = [&](auto&& fn) {
     pool_->run(tasks, [&](size_t k) {
       fn(static_cast<uint32_t>(n * k / tasks), static_cast<uint32_t>(n * (k + 1) / tasks), k);

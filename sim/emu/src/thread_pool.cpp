@@ -17,10 +17,10 @@ ThreadPool::~ThreadPool() {
   for (auto& t : workers_) t.join();
 }
 
-void ThreadPool::drain() {
-  for (size_t i; (i = next_.fetch_add(1)) < n_;) {
+void ThreadPool::drain(const std::function<void(size_t)>& fn, size_t n) {
+  for (size_t i; (i = next_.fetch_add(1)) < n;) {
     try {
-      (*fn_)(i);
+      fn(i);
     } catch (...) {
       std::lock_guard lock(mu_);
       if (!error_) error_ = std::current_exception();
@@ -38,13 +38,16 @@ void ThreadPool::run(size_t n, const std::function<void(size_t)>& fn) {
     fn_ = &fn;
     n_ = n;
     next_ = 0;
-    busy_ = workers_.size();
+    open_ = true;
     ++generation_;
   }
   start_cv_.notify_all();
-  drain();
+  drain(fn, n);
+  // Every task is claimed now. Close the run: a worker still waking takes no part in it, so
+  // the caller waits only for the workers that hold a task, never for a wake-up.
   std::unique_lock lock(mu_);
-  done_cv_.wait(lock, [this] { return busy_ == 0; });
+  open_ = false;
+  done_cv_.wait(lock, [this] { return active_ == 0; });
   fn_ = nullptr;
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
@@ -52,15 +55,21 @@ void ThreadPool::run(size_t n, const std::function<void(size_t)>& fn) {
 void ThreadPool::work() {
   uint64_t seen = 0;
   for (;;) {
+    const std::function<void(size_t)>* fn;
+    size_t n;
     {
       std::unique_lock lock(mu_);
       start_cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_) return;
       seen = generation_;
+      if (!open_) continue;
+      ++active_;
+      fn = fn_;
+      n = n_;
     }
-    drain();
+    drain(*fn, n);
     std::lock_guard lock(mu_);
-    if (--busy_ == 0) done_cv_.notify_one();
+    if (--active_ == 0 && !open_) done_cv_.notify_one();
   }
 }
 

@@ -26,7 +26,7 @@ class ThreadPool {
 
  private:
   void work();
-  void drain();
+  void drain(const std::function<void(size_t)>& fn, size_t n);
 
   std::vector<std::thread> workers_;
   std::mutex mu_;
@@ -34,7 +34,8 @@ class ThreadPool {
   const std::function<void(size_t)>* fn_ = nullptr;
   size_t n_ = 0;
   std::atomic<size_t> next_{0};
-  size_t busy_ = 0;
+  size_t active_ = 0;   // workers taking part in the current run
+  bool open_ = false;   // whether a worker that wakes may still join the current run
   uint64_t generation_ = 0;
   bool stop_ = false;
   std::exception_ptr error_;  // the first exception a task threw, rethrown by run()
