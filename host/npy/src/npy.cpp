@@ -223,7 +223,10 @@ Array parse(std::span<const std::byte> bytes, const std::string& what) {
 Array read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw NpyError(path + ": cannot open for reading");
-  std::vector<char> c((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  // In blocks: a character at a time (istreambuf_iterator) took 0.1 s for 60 MB.
+  std::vector<char> c;
+  for (std::vector<char> block(1 << 20); f.read(block.data(), std::streamsize(block.size())) || f.gcount() > 0;)
+    c.insert(c.end(), block.begin(), block.begin() + f.gcount());
   if (f.bad()) throw NpyError(path + ": read error");
   return parse(std::as_bytes(std::span(c)), path);
 }
