@@ -45,71 +45,91 @@ TESSERA_SIMD inline __m256i lanes_below(int n) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), idx);
 }
 
-// Asks for row p + 64 of b's 16 columns while row p is read. A matmul vertex's b lies in its
-// tile's SRAM, cold (AlexNet's classifier: 234 MB over 1,472 tiles, read once an image), and
-// its rows are short (14 columns: a 4 KB page every 70 rows), where the hardware's
+// Asks for row p + 64 of b's 16 * V columns while row p is read (a prefetch at every 16
+// columns and at the last reaches every cache line they touch). A matmul vertex's b lies in
+// its tile's SRAM, cold (AlexNet's classifier: 234 MB over its tiles, read once an image),
+// and its rows may be short (14 columns: a 4 KB page every 70 rows), where the hardware's
 // prefetchers, which stop at each page, left the loads waiting on memory: AlexNet's matmuls
 // took about 17 GB/s of a core's 44 (docs/speed.md). A prefetch never faults: the rows
 // past b's end cost a useless fetch, nothing else (the address is computed as an integer).
+template <int V>
 TESSERA_SIMD inline void prefetch_ahead(const float* row, size_t ldb) {
   constexpr size_t kAhead = 64;  // rows: about 300 cycles of a latency-bound block
   const uintptr_t at = reinterpret_cast<uintptr_t>(row) + kAhead * ldb * sizeof(float);
-  _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
-  _mm_prefetch(reinterpret_cast<const char*>(at + 15 * sizeof(float)), _MM_HINT_T0);
+  #pragma GCC unroll 4
+  for (int v = 0; v < V; ++v) _mm_prefetch(reinterpret_cast<const char*>(at + 16 * v * sizeof(float)), _MM_HINT_T0);
+  _mm_prefetch(reinterpret_cast<const char*>(at + (16 * V - 1) * sizeof(float)), _MM_HINT_T0);
 }
 
-// R rows (i .. i+R-1) by 16 columns (j .. j+15) of c; kFull: all 16 columns exist, else
-// `cols` (< 16) of them, loaded and stored under masks. Each lane's accumulator runs the
-// chain over p in order: acc = fma(a(i, p), b(p, j), acc), one rounding per step.
-template <int R, bool kFull>
+// R rows (i .. i+R-1) by V blocks of 16 columns (j .. j+16V-1) of c; kFull: all 16V columns
+// exist, else `cols` (< 16V) of them, loaded and stored under masks. Each lane's accumulator
+// runs the chain over p in order: acc = fma(a(i, p), b(p, j), acc), one rounding per step.
+// A block runs 2 * R * V chains side by side: a chain is bound by the FMA's latency (4
+// cycles a step), so a block of one row takes 4 column blocks (8 chains) at once, of two
+// rows 2: a vertex of one row of a (a classifier at batch 1) then runs as fast as one of 4.
+template <int R, int V, bool kFull>
 TESSERA_SIMD inline void block(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b,
                                size_t ldb, uint32_t k, int cols) {
-  __m256 acc0[R], acc1[R];
+  constexpr int W = 2 * V;  // 8-lane vectors a row
+  __m256 acc[R][W];
   #pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) acc0[r] = acc1[r] = _mm256_setzero_ps();
-  __m256i m0 = _mm256_setzero_si256(), m1 = _mm256_setzero_si256();
-  if constexpr (!kFull) {
-    m0 = lanes_below(cols);
-    m1 = lanes_below(cols - 8);
-  }
+  for (int r = 0; r < R; ++r)
+    #pragma GCC unroll 8
+    for (int w = 0; w < W; ++w) acc[r][w] = _mm256_setzero_ps();
+  __m256i mask[W];
+  #pragma GCC unroll 8
+  for (int w = 0; w < W; ++w) mask[w] = kFull ? _mm256_setzero_si256() : lanes_below(cols - 8 * w);
   for (uint32_t p = 0; p < k; ++p) {
     const float* bp = b + p * ldb;
-    prefetch_ahead(bp, ldb);
-    __m256 b0, b1;
-    if constexpr (kFull) {
-      b0 = _mm256_loadu_ps(bp);
-      b1 = _mm256_loadu_ps(bp + 8);
-    } else {
-      b0 = _mm256_maskload_ps(bp, m0);
-      b1 = _mm256_maskload_ps(bp + 8, m1);
-    }
+    prefetch_ahead<V>(bp, ldb);
+    __m256 bv[W];
+    #pragma GCC unroll 8
+    for (int w = 0; w < W; ++w) bv[w] = kFull ? _mm256_loadu_ps(bp + 8 * w) : _mm256_maskload_ps(bp + 8 * w, mask[w]);
     const float* ap = a + p * sap;
     #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const __m256 av = _mm256_broadcast_ss(ap + r * sai);
-      acc0[r] = _mm256_fmadd_ps(av, b0, acc0[r]);
-      acc1[r] = _mm256_fmadd_ps(av, b1, acc1[r]);
+      #pragma GCC unroll 8
+      for (int w = 0; w < W; ++w) acc[r][w] = _mm256_fmadd_ps(av, bv[w], acc[r][w]);
     }
   }
   #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
     float* cr = c + r * ldc;
-    if constexpr (kFull) {
-      _mm256_storeu_ps(cr, acc0[r]);
-      _mm256_storeu_ps(cr + 8, acc1[r]);
-    } else {
-      _mm256_maskstore_ps(cr, m0, acc0[r]);
-      _mm256_maskstore_ps(cr + 8, m1, acc1[r]);
+    #pragma GCC unroll 8
+    for (int w = 0; w < W; ++w) {
+      if constexpr (kFull)
+        _mm256_storeu_ps(cr + 8 * w, acc[r][w]);
+      else
+        _mm256_maskstore_ps(cr + 8 * w, mask[w], acc[r][w]);
     }
   }
+}
+
+// The last `left` columns (16(V-1) < left <= 16V) as one block of V column blocks.
+template <int R, int V>
+TESSERA_SIMD inline void last_block(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b,
+                                    size_t ldb, uint32_t k, uint32_t left) {
+  if (left == 16 * V)
+    block<R, V, true>(c, ldc, a, sai, sap, b, ldb, k, 16 * V);
+  else
+    block<R, V, false>(c, ldc, a, sai, sap, b, ldb, k, static_cast<int>(left));
 }
 
 template <int R>
 TESSERA_SIMD void rows(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b, size_t ldb,
                        uint32_t k, uint32_t n) {
+  constexpr int V = R == 1 ? 4 : R == 2 ? 2 : 1;  // column blocks at once: 8 chains or more
   uint32_t j = 0;
-  for (; j + 16 <= n; j += 16) block<R, true>(c + j, ldc, a, sai, sap, b + j, ldb, k, 16);
-  if (j < n) block<R, false>(c + j, ldc, a, sai, sap, b + j, ldb, k, static_cast<int>(n - j));
+  for (; j + 16 * V <= n; j += 16 * V) block<R, V, true>(c + j, ldc, a, sai, sap, b + j, ldb, k, 16 * V);
+  const uint32_t left = n - j;
+  switch ((left + 15) / 16) {
+    case 0: break;
+    case 1: last_block<R, 1>(c + j, ldc, a, sai, sap, b + j, ldb, k, left); break;
+    case 2: if constexpr (V >= 2) last_block<R, 2>(c + j, ldc, a, sai, sap, b + j, ldb, k, left); break;
+    case 3: if constexpr (V >= 3) last_block<R, 3>(c + j, ldc, a, sai, sap, b + j, ldb, k, left); break;
+    default: if constexpr (V >= 4) last_block<R, 4>(c + j, ldc, a, sai, sap, b + j, ldb, k, left); break;
+  }
 }
 
 }  // namespace
