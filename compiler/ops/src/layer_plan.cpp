@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "host_cost.h"
+
 namespace tessera::ops {
 
 namespace {
@@ -66,15 +68,17 @@ MatMulPlan estimate_layer_product(uint32_t k, uint32_t n, uint32_t pk, uint32_t 
                supersteps * cost.superstep;
   const double partial = (grad && supersteps == 2) ? 0.0 : bm * bn;  // else the gradient block itself
   r.bytes = 4 * (bm * bk + b_words + partial + reduce_bytes + w_block * (with_grad ? 3 : 1));
+  const double reduce_received = !grad ? (r.pk > 1 ? reduce_words - bm * bn : 0.0) : reduce_words;
+  r.host_ns = detail::host_matmul_ns(double(r.pm) * r.pk * r.pn, bm, bk, bn, gather, reduce_received);
   return r;
 }
 
 LayerPlan plan_layer(uint32_t k, uint32_t n, const std::vector<LayerProduct>& products, uint32_t tiles,
-                     const CostModel& cost, double max_bytes) {
+                     const CostModel& cost, double max_bytes, PlanFor goal) {
   bool with_grad = false;
   for (const LayerProduct& p : products) with_grad = with_grad || p.kind == LayerProduct::kWeightGrad;
   LayerPlan best, smallest;
-  best.total = std::numeric_limits<double>::infinity();
+  best.total = best.host_ns = std::numeric_limits<double>::infinity();
   double smallest_bytes = std::numeric_limits<double>::infinity();
   for (uint32_t pk = 1; pk <= std::min(k, tiles); ++pk)
     for (uint32_t pn = 1; pn <= std::min(n, tiles / pk); ++pn) {
@@ -87,22 +91,24 @@ LayerPlan plan_layer(uint32_t k, uint32_t n, const std::vector<LayerProduct>& pr
           break;
         }
         MatMulPlan pick, low;
-        pick.compute = std::numeric_limits<double>::infinity();
+        pick.compute = pick.host_ns = std::numeric_limits<double>::infinity();
         low.bytes = std::numeric_limits<double>::infinity();
         for (uint32_t pb = 1; pb <= std::min(p.batch, tiles / (pk * pn)); ++pb) {
           const MatMulPlan e = estimate_layer_product(k, n, pk, pn, p, pb, with_grad, cost);
           if (e.bytes < low.bytes) low = e;
-          if (e.bytes <= max_bytes && e.total() < pick.total() - 1e-9) pick = e;
+          if (e.bytes <= max_bytes && e.time(goal) < pick.time(goal) - 1e-9) pick = e;
         }
         least.plans.push_back(low);
         least.total += low.total();
+        least.host_ns += low.host_ns;
         least_bytes = std::max(least_bytes, low.bytes);
         if (pick.compute == std::numeric_limits<double>::infinity()) fits = false;
         fit.plans.push_back(pick);
         fit.total += pick.total();
+        fit.host_ns += pick.host_ns;
       }
       if (!possible) continue;
-      if (fits && fit.total < best.total - 1e-9) best = fit;
+      if (fits && fit.time(goal) < best.time(goal) - 1e-9) best = fit;
       if (least_bytes < smallest_bytes) smallest_bytes = least_bytes, smallest = least;
     }
   return best.total < std::numeric_limits<double>::infinity() ? best : smallest;

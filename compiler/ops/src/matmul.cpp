@@ -1,6 +1,7 @@
 // Planning and lowering of C = A * B (see matmul.h).
 #include "tessera/ops/matmul.h"
 
+#include "host_cost.h"
 #include "matmul_detail.h"
 
 #include <algorithm>
@@ -79,13 +80,14 @@ MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint
   // B's block (read in place or copied), the partial, and either A's block (while the
   // partials are made) or the gathered partial rows and the rows of C it reduces (after).
   p.bytes = 4 * (bk * bn + bm * bn + std::max(bm * bk, reduce_rows * (pk + 1) * bn));
+  p.host_ns = detail::host_matmul_ns(double(pm) * pk * pn, bm, bk, bn, gather, pk > 1 ? pk * reduce_rows * bn : 0);
   return p;
 }
 
 MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const CostModel& cost, uint32_t max_pn,
-                       double max_bytes) {
+                       double max_bytes, PlanFor goal) {
   MatMulPlan best, smallest;
-  double best_cycles = std::numeric_limits<double>::infinity();
+  double best_time = std::numeric_limits<double>::infinity();
   smallest.bytes = std::numeric_limits<double>::infinity();
   for (uint32_t pm = 1; pm <= std::min(m, tiles); ++pm)
     for (uint32_t pk = 1; pk <= std::min(k, tiles / pm); ++pk)
@@ -93,12 +95,12 @@ MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const
         const MatMulPlan p = estimate_matmul(m, k, n, pm, pk, pn, cost);
         if (p.bytes < smallest.bytes) smallest = p;
         if (p.bytes > max_bytes) continue;
-        if (p.total() < best_cycles - 1e-9) {
-          best_cycles = p.total();
+        if (p.time(goal) < best_time - 1e-9) {
+          best_time = p.time(goal);
           best = p;
         }
       }
-  return best_cycles < std::numeric_limits<double>::infinity() ? best : smallest;
+  return best_time < std::numeric_limits<double>::infinity() ? best : smallest;
 }
 
 Tensor matmul(graph::Graph& g, graph::Program& prog, const Tensor& a, const Tensor& b, const MatMulPlan& plan,

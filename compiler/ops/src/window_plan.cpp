@@ -5,6 +5,8 @@
 #include "tessera/arch/control.h"
 #include "tessera/ops/window.h"
 
+#include "host_cost.h"
+
 namespace tessera::ops {
 
 namespace {
@@ -19,13 +21,6 @@ struct Share {
 };
 
 constexpr double kSendEntryBytes = sizeof(arch::SendEntry);
-
-// Native mode's costs (PlanFor::kHost), from profiles of LeNet-5, AlexNet and ResNet-18 on
-// one host thread (docs/speed.md): a word a tile receives is read from its send list,
-// checked and copied (about 1 ns: ResNet-18's 169 M words took 0.7 ns each in the copies
-// and 0.35 ns in the lists' reading and checks); a vertex costs the interpreter's step and
-// its kernel's set-up; a multiply-add in a vector kernel about 0.1 ns.
-constexpr double kHostNsPerWord = 1.0, kHostNsPerVertex = 100.0, kHostNsPerMac = 0.1;
 
 // The busiest tile's share of a plan: bytes it holds and cycles it spends.
 Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint32_t tiles, const CostModel& cost,
@@ -91,8 +86,9 @@ Share share_of(WindowKind kind, const WindowGeometry& geo, uint32_t batch, uint3
     s.send_bytes += kSendEntryBytes * (pk + double(vertices));  // its partial, to pk tiles by job
     host_words += double(y_words), host_vertices += double(pk);
   }
-  s.host_ns = jobs * (host_words * kHostNsPerWord + host_vertices * kHostNsPerVertex + macs * kHostNsPerMac) /
-              std::min<double>(jobs, kHostJobs);
+  s.host_ns =
+      detail::host_jobs_ns(jobs, host_words * detail::kHostNsPerWord + host_vertices * detail::kHostNsPerVertex +
+                                     macs * detail::kHostNsPerMac);
   return s;
 }
 

@@ -29,15 +29,17 @@ struct LayerPlan {
   uint32_t pk = 1, pn = 1;         // W's block grid
   std::vector<MatMulPlan> plans;   // per product, on the product's own (m, k, n)
   double total = 0;                // the products' estimated cycles, summed
+  double host_ns = 0;              // and their times in native mode (PlanFor::kHost)
+  double time(PlanFor goal) const { return goal == PlanFor::kHost ? host_ns : total; }
   uint32_t tiles() const { return pk * pn; }
 };
 
 // The grid of W [k, n] and each product's batch split with the least summed estimated cycles
-// (exhaustive), each product within `max_bytes` per tile (its temporaries plus W's block,
+// (or native mode's time: `goal`; exhaustive), each product within `max_bytes` per tile (its temporaries plus W's block,
 // and with a weight gradient also the block's velocity and gradient). If none fits, the
 // plan whose largest product needs the fewest bytes.
 LayerPlan plan_layer(uint32_t k, uint32_t n, const std::vector<LayerProduct>& products, uint32_t tiles,
-                     const CostModel& cost, double max_bytes = 1e300);
+                     const CostModel& cost, double max_bytes = 1e300, PlanFor goal = PlanFor::kMachine);
 
 // Estimated cycles and bytes of one product with W's grid (pk, pn) and batch split pb.
 // `with_grad`: W's velocity and gradient lie beside its blocks.

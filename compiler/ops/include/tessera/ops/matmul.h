@@ -17,6 +17,7 @@
 
 #include "tessera/graph/graph.h"
 #include "tessera/ops/cost_model.h"
+#include "tessera/ops/plan_for.h"
 
 namespace tessera::ops {
 
@@ -24,18 +25,20 @@ struct MatMulPlan {
   uint32_t pm = 1, pk = 1, pn = 1;  // tiles along m, k, n
   double compute = 0, exchange = 0; // estimated cycles
   double bytes = 0;                 // estimated temporary bytes on the busiest tile
+  double host_ns = 0;               // estimated time in native mode (PlanFor::kHost)
   double total() const { return compute + exchange; }
+  double time(PlanFor goal) const { return goal == PlanFor::kHost ? host_ns : total(); }
   uint32_t tiles() const { return pm * pk * pn; }
 };
 
-// The split of (m, k, n) over at most `tiles` tiles with the least estimated cycles
-// (exhaustive over pm, pk, pn). B, a weight, stays where it is used when pm == 1 and pn == 1.
+// The split of (m, k, n) over at most `tiles` tiles with the least estimated cycles, or
+// native mode's time for PlanFor::kHost (exhaustive over pm, pk, pn). B, a weight, stays where it is used when pm == 1 and pn == 1.
 // `max_pn` = 1 keeps every row of C whole on one tile (for a row-wise op after it). Plans
 // needing more than `max_bytes` per tile are skipped (if none fits, the smallest is
 // returned and the memory planner will say where it does not fit).
 MatMulPlan plan_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t tiles, const CostModel& cost,
-                       uint32_t max_pn = 0xFFFFFFFFu, double max_bytes = 1e300);
-// Estimated cycles of one plan (what plan_matmul minimises).
+                       uint32_t max_pn = 0xFFFFFFFFu, double max_bytes = 1e300, PlanFor goal = PlanFor::kMachine);
+// Estimated cycles and native mode's time of one plan (what plan_matmul minimises).
 MatMulPlan estimate_matmul(uint32_t m, uint32_t k, uint32_t n, uint32_t pm, uint32_t pk, uint32_t pn,
                            const CostModel& cost);
 

@@ -20,6 +20,7 @@
 
 #include "tessera/graph/graph.h"
 #include "tessera/ops/cost_model.h"
+#include "tessera/ops/plan_for.h"
 
 namespace tessera::ops {
 
@@ -35,17 +36,6 @@ struct WindowGeometry {
 };
 
 enum class WindowKind { kConv2d, kMaxPool, kAvgPool, kLrn };
-
-// What a plan is the best for. kMachine: the machine's time, the busiest tile's estimated
-// cycles. kHost: the emulator's native mode (docs/speed.md, "Plans for the host"), where a
-// host thread runs every tile's vertices in turn and the exchange is copies in host memory:
-// the host's time, estimated from the words all tiles receive, the vertices and the
-// multiply-adds, divided by the tiles' jobs up to kHostJobs (the host's threads share the
-// jobs; more of them buy nothing). Both keep each output's sum in the same order, so both
-// give the same bits, except that a plan over input channel blocks (pk > 1) adds partial
-// sums.
-enum class PlanFor { kMachine, kHost };
-inline constexpr uint32_t kHostJobs = 16;
 
 struct WindowPlan {
   uint32_t pn = 1, pc = 1, ps = 1;  // parts over images, output channels, output rows
