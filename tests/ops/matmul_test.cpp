@@ -133,6 +133,31 @@ TEST(MatMulPlanner, ChoosesTheCheapestEstimateAndUsesTheTiles) {
   EXPECT_EQ(ops::plan_matmul(1, 1, 1, 16, cost).tiles(), 1u);
 }
 
+// Planned for native mode, AlexNet's first classifier layer at batch 1 on ipu-mk2's tiles:
+// the machine's plan takes nearly every tile with vertices a few columns wide, the host's
+// vertices of at least 64 columns (a kernel block of 8 chains) on far fewer tiles, and no
+// plan of the search estimates less for the host.
+TEST(MatMulPlanner, ForTheHostOneRowTakesWideVerticesOnFewTiles) {
+  const auto cost = ops::CostModel::for_target(*arch::find_target("ipu-mk2"));
+  const uint32_t m = 1, k = 9216, n = 4096, tiles = 1472;
+  const double bytes = 600e3;
+  const ops::MatMulPlan machine = ops::plan_matmul(m, k, n, tiles, cost, 0xFFFFFFFFu, bytes);
+  const ops::MatMulPlan host = ops::plan_matmul(m, k, n, tiles, cost, 0xFFFFFFFFu, bytes, ops::PlanFor::kHost);
+  std::printf("1x9216x4096 on 1,472 tiles: machine %ux%ux%u, host %ux%ux%u (%.2f ms estimated)\n", machine.pm, machine.pk,
+              machine.pn, host.pm, host.pk, host.pn, host.host_ns / 1e6);
+  EXPECT_GT(machine.tiles(), tiles * 9 / 10);
+  EXPECT_LT(host.tiles(), machine.tiles() / 2);
+  EXPECT_GE(n / host.pn, 64u);
+  EXPECT_LE(host.bytes, bytes);
+  for (uint32_t pk = 1; pk <= tiles; pk *= 2)
+    for (uint32_t pn = 1; pk * pn <= tiles; pn *= 2) {
+      const ops::MatMulPlan e = ops::estimate_matmul(m, k, n, 1, pk, pn, cost);
+      if (e.bytes <= bytes) {
+        EXPECT_LE(host.host_ns, e.host_ns + 1e-6) << pk << " x " << pn;
+      }
+    }
+}
+
 TEST(MatMul, RejectsShapesThatDoNotMultiply) {
   Graph g(*arch::find_target("small"));
   Tensor A = g.add_variable(DType::kF32, {3, 4}, "A"), B = g.add_variable(DType::kF32, {5, 2}, "B");
