@@ -8,15 +8,22 @@ record() {
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-n/a}" "$5" "${6:-n/a}" "$7" "${8:-}" >> "$BENCH_RECORDS"
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-# `run_median RUNS REPORT COMMAND...`: runs `COMMAND... --report REPORT` (a `tessera run`) RUNS times
-# (output discarded) and prints the median of the run reports' wall time in seconds.
+# `run_median RUNS REPORT X COMMAND...`: runs `COMMAND... --input x=X' --program infer,... --report
+# REPORT` (a `tessera run`; output discarded) once: program infer RUNS + 1 times in one process, X'
+# holding X RUNS + 1 times. Prints the median wall time in seconds of the runs after the first,
+# which are warm as ONNX Runtime's and PyTorch's timed runs are after their warm-up run (the
+# first also takes the page faults of the tiles' first writes and the exchanges' first checks).
+# A stream output holds RUNS + 1 runs' transfers, the first run's first.
 run_median() {
-  local runs=$1 report=$2
-  shift 2
-  for _ in $(seq "$runs"); do
-    "$@" --report "$report" > /dev/null 2>&1
-    sed -n 's/.*"wall_seconds": \([0-9.]*\).*/\1/p' "$report"
-  done | median
+  local runs=$1 report=$2 x=$3
+  shift 3
+  /usr/bin/python3 -c "import numpy as np, sys; np.save(sys.argv[2], np.concatenate([np.load(sys.argv[1])] * int(sys.argv[3])))" \
+    "$x" "$report.x.npy" $((runs + 1))
+  "$@" --input x="$report.x.npy" --program "$(yes infer | head -n $((runs + 1)) | paste -sd, -)" --report "$report" \
+    > /dev/null 2>&1
+  rm -f "$report.x.npy"
+  /usr/bin/python3 -c "import json, sys; [print(r['wall_seconds']) for r in json.load(open(sys.argv[1]))['runs'][1:]]" \
+    "$report" | median
 }
 # `compare_plans TITLE THREADS WORK [IMAGES]`: the table rows of one thread count from WORK's
 # tessera_machine.T, tessera_host.T, ort.T and torch.T (medians in seconds): each one's time

@@ -4,7 +4,8 @@
 # Runtime and PyTorch, in one run on this machine (issues 13 and 14): `tessera compile` time and
 # peak memory, then one image's inference in native mode (the run report's wall time) at 1 and
 # 2 threads beside ONNX Runtime (bench/ort_infer.js, npm onnxruntime-node, CPU) and PyTorch
-# (bench/torch_infer.py) with the same thread counts: medians of RUNS (default 3) runs, and
+# (bench/torch_infer.py) with the same thread counts: medians of RUNS (default 3) runs after a
+# warm-up run (Tessera's in one process: record.sh's run_median), and
 # Tessera's time as a multiple of each; the logits' largest difference from ONNX Runtime's.
 # Tessera runs two executables: the convs and pools planned for the machine's time (the
 # default) and for native mode's (`--plan host`); the goal is for the second.
@@ -31,8 +32,8 @@ done
 printf '%-28s %8s %12s %12s %12s\n' "$name, 1 image" threads seconds "x ORT" "x PyTorch"
 for t in 1 2; do
   for plan in machine host; do
-    run_median "$runs" "$work/report.json" "$tessera" run "$work/${model}_$plan.tsx" --device emu-native --threads "$t" \
-      --input x="$work/x.npy" --output logits="$work/tessera_logits.npy" > "$work/tessera_$plan.$t"
+    run_median "$runs" "$work/report.json" "$work/x.npy" "$tessera" run "$work/${model}_$plan.tsx" --device emu-native \
+      --threads "$t" --output logits="$work/tessera_logits.npy" > "$work/tessera_$plan.$t"
   done
   node bench/ort_infer.js "$work/$model.onnx" "$work/x.npy" "$runs" "$t" "$work/ort_logits.npy" |
     sed -n 's/^ort: median \([0-9.]*\) .*/\1/p' > "$work/ort.$t"
@@ -43,5 +44,6 @@ done
 /usr/bin/python3 -c "
 import numpy as np, sys
 a, b = np.load(sys.argv[1]), np.load(sys.argv[2])
-print('largest logit difference, Tessera (--plan host) vs ONNX Runtime: %.3g' % np.abs(a.astype(np.float64) - b.reshape(a.shape)).max())" \
+a, b = a.reshape(-1)[:b.size], b.reshape(-1)  # Tessera's first run
+print('largest logit difference, Tessera (--plan host) vs ONNX Runtime: %.3g' % np.abs(a.astype(np.float64) - b).max())" \
   "$work/tessera_logits.npy" "$work/ort_logits.npy"

@@ -48,16 +48,18 @@ MatMulPlan estimate_layer_product(uint32_t k, uint32_t n, uint32_t pk, uint32_t 
   const double b_words = grad ? bk * bn : pb == 1 ? 0.0 : bk * bn;
   const double gather = bm * bk + b_words;
   double reduce_compute = 0, reduce_words = 0, reduce_bytes = 0, supersteps = 4;
+  double reduce_received = 0;  // the partial words a tile receives to add (native mode's cost)
   if (!grad) {
     // Each output block's rows shared out among its r.pk tiles.
     const double rows = std::ceil(bm / r.pk);
     reduce_compute = rows * cost.reduce_sum(bn * r.pk);
     reduce_words = bm * bn + r.pk * rows * bn;  // sent and received through one port
     reduce_bytes = rows * (r.pk + 1) * bn;
+    if (r.pk > 1) reduce_received = r.pk * rows * bn;
   } else if (pb > 1) {
     // Every row of a gradient block reduced on W's tile for the block.
     reduce_compute = bm * cost.reduce_sum(bn * pb);
-    reduce_words = pb * bm * bn;
+    reduce_words = reduce_received = pb * bm * bn;
     reduce_bytes = pb * bm * bn;
   } else {
     supersteps = 2;  // the vertex writes the gradient block itself
@@ -68,7 +70,6 @@ MatMulPlan estimate_layer_product(uint32_t k, uint32_t n, uint32_t pk, uint32_t 
                supersteps * cost.superstep;
   const double partial = (grad && supersteps == 2) ? 0.0 : bm * bn;  // else the gradient block itself
   r.bytes = 4 * (bm * bk + b_words + partial + reduce_bytes + w_block * (with_grad ? 3 : 1));
-  const double reduce_received = !grad ? (r.pk > 1 ? reduce_words - bm * bn : 0.0) : reduce_words;
   r.host_ns = detail::host_matmul_ns(double(r.pm) * r.pk * r.pn, bm, bk, bn, gather, reduce_received);
   return r;
 }
