@@ -36,6 +36,7 @@ bool initial_wide() {
 }
 
 std::atomic<bool> g_wide{initial_wide()};
+std::atomic<bool> g_phased{true};
 
 #define TESSERA_SIMD __attribute__((target("avx2,fma")))
 
@@ -145,6 +146,10 @@ bool set_avx512_enabled(bool on) { return g_avx512.exchange(on && cpu_has_avx512
 bool wide_enabled() { return g_wide.load(std::memory_order_relaxed); }
 
 bool set_wide_enabled(bool on) { return g_wide.exchange(on); }
+
+bool phased_enabled() { return g_phased.load(std::memory_order_relaxed); }
+
+bool set_phased_enabled(bool on) { return g_phased.exchange(on); }
 
 TESSERA_SIMD void matmul(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b, size_t ldb,
                          uint32_t m, uint32_t k, uint32_t n) {

@@ -46,6 +46,13 @@ bool set_avx512_enabled(bool on);
 bool wide_enabled();
 bool set_wide_enabled(bool on);
 
+// conv2d at a column stride above 1: x copied with each row split into its stride's phases,
+// so that a vector of output columns reads consecutive floats (true unless
+// set_phased_enabled(false): tests, the gathers and paired loads instead). The same bits.
+// Returns the previous setting.
+bool phased_enabled();
+bool set_phased_enabled(bool on);
+
 // c[i*ldc + j] = fma chain over p < k, from +0, of a[i*sai + p*sap] * b[p*ldb + j],
 // for i < m, j < n. c overlaps neither a nor b.
 void matmul(float* c, size_t ldc, const float* a, size_t sai, size_t sap, const float* b, size_t ldb,
@@ -63,7 +70,8 @@ using Conv2dShape = fw::Conv2dShape;  // conv2d's fields (codelets/conv2d_shape.
 
 // conv2d (codelets/conv2d.cpp) with its chains, 8 or 16 output columns at once wherever the
 // kernel's row lies wholly inside x, masked lanes (still with the FMA unit) elsewhere; a
-// column stride above 1 reads the lanes' columns with a gather. Returns false, doing
+// column stride above 1 reads the lanes' columns from x split into phases (phased_enabled),
+// else with paired loads or a gather. Returns false, doing
 // nothing, for shapes it does not take (an empty kernel, one wider than 16, sizes or
 // strides near 2^31): the codelet then runs its portable loop.
 bool conv2d(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s);

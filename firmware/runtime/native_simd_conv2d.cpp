@@ -19,10 +19,41 @@ constexpr uint32_t kMaxKw = 16;  // wider kernels take the codelet's loop
 // nothing); kPlain, one plain load, from a copy of x with margins wide enough for every
 // lane of every block (conv2d() below), the lanes outside x kept out of the chains (a blend
 // or a masked FMA) or not stored as with kMasked; kStrided, a column stride above 1 (two
-// masked loads and a shuffle at 2, else a gather). A plain load is much cheaper than an
-// AVX2 masked one: on the hosts measured a block of 10 chains of masked loads was bound by
-// the loads, not by the FMAs.
-enum class Load { kMasked, kPlain, kStrided };
+// masked loads and a shuffle at 2, else a gather); kPhased, a column stride above 1, one
+// plain load from a copy of x split into phases (Phases). A plain load is much cheaper than
+// an AVX2 masked one: on the hosts measured a block of 10 chains of masked loads was bound
+// by the loads, not by the FMAs; a gather of 16 lanes costs several FMAs' time.
+enum class Load { kMasked, kPlain, kStrided, kPhased };
+
+int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// x at a column stride sw > 1 as kPhased reads it: each row of x (wd columns) as sw phase
+// rows of `len` floats, phase p holding columns p, p + sw, p + 2 sw, ... from `lo` on (zeros
+// around them). Output column ox's lane at kernel column kx reads column ox sw - pw + kx dw:
+// phase (kx dw - pw) mod sw, index ox + floor((kx dw - pw) / sw); consecutive output
+// columns read consecutive floats. The margins hold every lane of up to 8 vectors of 16
+// lanes past the last output column, and those left of column 0 (masked away, as at a
+// stride of 1).
+struct Phases {
+  int64_t lo = 0, len = 0;
+  int64_t row(const Conv2dShape& s) const { return len * s.sw; }
+  // Floats from index 0 of a row's phase 0 to what output column 0's lane reads at kx.
+  int64_t at(const Conv2dShape& s, uint32_t kx) const {
+    const int64_t off = int64_t{kx} * s.dw - static_cast<int32_t>(s.pw);
+    const int64_t p = off - floor_div(off, s.sw) * s.sw;
+    return p * len + floor_div(off, s.sw);
+  }
+};
+
+Phases phases(const Conv2dShape& s) {
+  const int64_t pw = static_cast<int32_t>(s.pw), sw = s.sw;
+  const int64_t data = (int64_t{s.wd} + sw - 1) / sw;
+  const int64_t last = static_cast<int64_t>((s.ow + 127) / 128 * 128) - 1 + floor_div(int64_t{s.kw - 1} * s.dw - pw, sw);
+  Phases ph;
+  ph.lo = std::max<int64_t>(0, -floor_div(-pw, sw));
+  ph.len = ph.lo + std::max(data, last + 1);
+  return ph;
+}
 
 // Where each output channel's weights ([cin][kh][kw]), bias and output ([oh][ow]) lie:
 // one conv2d's channels, or the lone channels of several conv2d vertices that share x and
@@ -83,8 +114,25 @@ bool run(const Chans& c, const float* x, const Conv2dShape& s) {
   if (s.wd >= kSane || s.ow >= kSane || s.sw >= (1u << 10) || s.dw >= kSane / kMaxKw ||
       pw >= static_cast<int32_t>(kSane) || pw <= -static_cast<int32_t>(kSane))
     return false;
+  constexpr uint64_t kMaxCopy = uint64_t{1} << 16;  // floats
   if (s.sw != 1) {
-    all_channels<Load::kStrided>(c, x, s);
+    // x split into phases (Phases), where the copy is small beside the work.
+    const Phases ph = phases(s);
+    const uint64_t rows = uint64_t{s.cin} * s.h, n = rows * static_cast<uint64_t>(ph.row(s));
+    if (!phased_enabled() || n > kMaxCopy) {
+      all_channels<Load::kStrided>(c, x, s);
+      return true;
+    }
+    thread_local std::vector<float> phased;
+    if (phased.size() < n) phased.resize(n);
+    std::fill_n(phased.data(), n, 0.0f);  // the margins: no stale NaN or subnormal in a masked lane
+    for (uint64_t r = 0; r < rows; ++r) {
+      const float* from = x + r * s.wd;
+      float* to = phased.data() + r * ph.row(s) + ph.lo;
+      for (uint32_t p = 0; p < s.sw; ++p, to += ph.len)
+        for (uint32_t j = 0, col = p; col < s.wd; ++j, col += s.sw) to[j] = from[col];
+    }
+    all_channels<Load::kPhased>(c, phased.data(), s);
     return true;
   }
   // A column stride of 1: x copied into a per-thread buffer with margins before and after,
@@ -98,7 +146,6 @@ bool run(const Chans& c, const float* x, const Conv2dShape& s) {
   const uint64_t before = pw > 0 ? static_cast<uint64_t>(pw) : 0;
   const int64_t last = static_cast<int64_t>((s.ow + 127) / 128 * 128) - 1 - pw + int64_t{s.kw - 1} * s.dw;  // a lane's column
   const uint64_t after = last >= static_cast<int64_t>(s.wd) ? static_cast<uint64_t>(last + 1 - s.wd) : 0;
-  constexpr uint64_t kMaxCopy = uint64_t{1} << 16;  // floats
   if (n > kMaxCopy) {
     all_channels<Load::kMasked>(c, x, s);
     return true;

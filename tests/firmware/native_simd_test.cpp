@@ -70,22 +70,26 @@ std::vector<uint32_t> values(std::mt19937& r, size_t n) {
   return v;
 }
 
-// A build of conv2d's blocks: AVX2, or AVX-512 with 8-lane or with 16-lane (wide) vectors.
+// A build of conv2d's blocks: AVX2, or AVX-512 with 8-lane or with 16-lane (wide) vectors;
+// at a column stride above 1, x split into phases or read by paired loads and gathers.
 struct Blocks {
   bool avx512, wide;
   const char* name;
+  bool phased = true;
 };
 
 // The builds this CPU runs: the AVX2 blocks (on a CPU with AVX-512 F and VL too, with
-// set_avx512_enabled(false)) and both AVX-512 ones.
+// set_avx512_enabled(false)) and both AVX-512 ones, each with x split into phases and not.
 std::vector<Blocks> block_builds() {
   const bool was = fw::simd::set_avx512_enabled(true);
   const bool have = fw::simd::avx512_enabled();
   fw::simd::set_avx512_enabled(was);
-  std::vector<Blocks> all{{false, false, " (AVX2 blocks)"}};
+  std::vector<Blocks> all{{false, false, " (AVX2 blocks)"}, {false, false, " (AVX2 blocks, gathers)", false}};
   if (have) {
     all.push_back({true, false, " (AVX-512 blocks, 8 lanes)"});
+    all.push_back({true, false, " (AVX-512 blocks, 8 lanes, gathers)", false});
     all.push_back({true, true, " (AVX-512 blocks, 16 lanes)"});
+    all.push_back({true, true, " (AVX-512 blocks, 16 lanes, gathers)", false});
   }
   return all;
 }
@@ -97,17 +101,19 @@ class UseBlocks {
   UseBlocks(bool simd, const Blocks& b)
       : simd_(fw::simd::set_enabled(simd)),
         avx512_(fw::simd::set_avx512_enabled(b.avx512)),
-        wide_(fw::simd::set_wide_enabled(b.wide)) {}
+        wide_(fw::simd::set_wide_enabled(b.wide)),
+        phased_(fw::simd::set_phased_enabled(b.phased)) {}
   ~UseBlocks() {
     fw::simd::set_enabled(simd_);
     fw::simd::set_avx512_enabled(avx512_);
     fw::simd::set_wide_enabled(wide_);
+    fw::simd::set_phased_enabled(phased_);
   }
   UseBlocks(const UseBlocks&) = delete;
   UseBlocks& operator=(const UseBlocks&) = delete;
 
  private:
-  bool simd_, avx512_, wide_;
+  bool simd_, avx512_, wide_, phased_;
 };
 
 // Runs codelet `name` on the state record with the portable loop and with the kernels
