@@ -71,9 +71,9 @@ using Conv2dShape = fw::Conv2dShape;  // conv2d's fields (codelets/conv2d_shape.
 // conv2d (codelets/conv2d.cpp) with its chains, 8 or 16 output columns at once wherever the
 // kernel's row lies wholly inside x, masked lanes (still with the FMA unit) elsewhere; a
 // column stride above 1 reads the lanes' columns from x split into phases (phased_enabled),
-// else with paired loads or a gather. Returns false, doing
-// nothing, for shapes it does not take (an empty kernel, one wider than 16, sizes or
-// strides near 2^31): the codelet then runs its portable loop.
+// else with paired loads or a gather. Returns false, doing nothing, for shapes it does not
+// take (an empty kernel, one wider than 16, sizes or strides near 2^31): the codelet then
+// runs its portable loop.
 bool conv2d(float* y, const float* x, const float* w, const float* b, const Conv2dShape& s);
 
 // conv2d over n vertices of one output channel each (s.cout 1) that share x and the shape:

@@ -48,7 +48,8 @@ struct Phases {
 Phases phases(const Conv2dShape& s) {
   const int64_t pw = static_cast<int32_t>(s.pw), sw = s.sw;
   const int64_t data = (int64_t{s.wd} + sw - 1) / sw;
-  const int64_t last = static_cast<int64_t>((s.ow + 127) / 128 * 128) - 1 + floor_div(int64_t{s.kw - 1} * s.dw - pw, sw);
+  const int64_t lanes = static_cast<int64_t>((s.ow + 127) / 128 * 128);  // output columns' lanes, and past them
+  const int64_t last = lanes - 1 + floor_div(int64_t{s.kw - 1} * s.dw - pw, sw);  // the last index read
   Phases ph;
   ph.lo = std::max<int64_t>(0, -floor_div(-pw, sw));
   ph.len = ph.lo + std::max(data, last + 1);

@@ -35,7 +35,8 @@ TEST(ThreadPool, EveryTaskOnceInManyShortRuns) {
         (*counts)[i].fetch_add(1);
       });
       for (size_t i = 0; i < n; ++i)
-        ASSERT_EQ((*counts)[i].load(), 1) << "task " << i << " of " << n << ", run " << round << ", " << threads << " threads";
+        ASSERT_EQ((*counts)[i].load(), 1)
+            << "task " << i << " of " << n << ", run " << round << ", " << threads << " threads";
     }
   }
 }

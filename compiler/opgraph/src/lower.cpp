@@ -380,7 +380,8 @@ class Lowering : public detail::LowerContext {
     // on 398 tiles, not 1,465 each, and 19 MB exchanged, not 44.
     constexpr uint32_t kHostRegionRows = 16;
     bool few_rows = true;
-    for (const auto& [i, bytes] : baked) few_rows = few_rows && og_.info(og_.ops()[i].operands[0]).shape[0] <= kHostRegionRows;
+    for (const auto& [i, bytes] : baked)
+      few_rows = few_rows && og_.info(og_.ops()[i].operands[0]).shape[0] <= kHostRegionRows;
     const bool host_regions = plan_for_ == ops::PlanFor::kHost && few_rows;
     if (total <= 0.5 * available_ * tiles && !host_regions) return;
     constexpr double kReserve = 12288, kWeightFill = 0.98;

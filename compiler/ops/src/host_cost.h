@@ -16,7 +16,9 @@ namespace tessera::ops::detail {
 inline constexpr double kHostNsPerWord = 1.0, kHostNsPerVertex = 100.0, kHostNsPerMac = 0.1;
 
 // Work that `jobs` tiles each do, spread over the host's threads (up to kHostJobs).
-inline double host_jobs_ns(double jobs, double ns_per_job) { return jobs * ns_per_job / std::min<double>(jobs, kHostJobs); }
+inline double host_jobs_ns(double jobs, double ns_per_job) {
+  return jobs * ns_per_job / std::min<double>(jobs, kHostJobs);
+}
 
 // One matmul vertex of bm x bk by bk x bn (simd::matmul, firmware/runtime/native_simd.cpp):
 // its blocks of rows by columns (1 x 64, 2 x 32, else 4 x 16) are bk steps each, a step

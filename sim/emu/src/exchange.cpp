@@ -106,8 +106,8 @@ Machine::ExchangeCost Machine::apply_exchange() {
   uint64_t entries = 0;
   for (uint32_t t = 0; t < n; ++t)
     if (tiles_[t]->sync().xchg_started) entries += tiles_[t]->sync().xchg_entries;
-  const uint32_t tasks =
-      options_.threads > 1 && entries >= options_.pooled_exchange_entries ? std::min<uint32_t>(n, 8 * options_.threads) : 1;
+  const bool pooled = options_.threads > 1 && entries >= options_.pooled_exchange_entries;
+  const uint32_t tasks = pooled ? std::min<uint32_t>(n, 8 * options_.threads) : 1;
   const auto over_tiles = [&](auto&& fn) {
     pool_->run(tasks, [&](size_t k) {
       fn(static_cast<uint32_t>(n * k / tasks), static_cast<uint32_t>(n * (k + 1) / tasks), k);

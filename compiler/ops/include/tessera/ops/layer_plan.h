@@ -35,9 +35,9 @@ struct LayerPlan {
 };
 
 // The grid of W [k, n] and each product's batch split with the least summed estimated cycles
-// (or native mode's time: `goal`; exhaustive), each product within `max_bytes` per tile (its temporaries plus W's block,
-// and with a weight gradient also the block's velocity and gradient). If none fits, the
-// plan whose largest product needs the fewest bytes.
+// (or native mode's time: `goal`; exhaustive), each product within `max_bytes` per tile
+// (its temporaries plus W's block, and with a weight gradient also the block's velocity and
+// gradient). If none fits, the plan whose largest product needs the fewest bytes.
 LayerPlan plan_layer(uint32_t k, uint32_t n, const std::vector<LayerProduct>& products, uint32_t tiles,
                      const CostModel& cost, double max_bytes = 1e300, PlanFor goal = PlanFor::kMachine);
 

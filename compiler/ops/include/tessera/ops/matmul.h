@@ -32,7 +32,8 @@ struct MatMulPlan {
 };
 
 // The split of (m, k, n) over at most `tiles` tiles with the least estimated cycles, or
-// native mode's time for PlanFor::kHost (exhaustive over pm, pk, pn). B, a weight, stays where it is used when pm == 1 and pn == 1.
+// native mode's time for PlanFor::kHost (exhaustive over pm, pk, pn). B, a weight, stays
+// where it is used when pm == 1 and pn == 1.
 // `max_pn` = 1 keeps every row of C whole on one tile (for a row-wise op after it). Plans
 // needing more than `max_bytes` per tile are skipped (if none fits, the smallest is
 // returned and the memory planner will say where it does not fit).
