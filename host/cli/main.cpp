@@ -62,8 +62,9 @@ int main(int argc, char** argv) {
                           "them (max_pool2d, avg_pool2d, lrn; comma-separated)")
       ->delimiter(',');
   compile_cmd->add_option("--plan", c.plan,
-                          ".onnx inference: plan the convs and pools for the machine's time (machine, the default) or "
-                          "for native mode's on a host (host: fewer words exchanged and vertices; the same results)")
+                          ".onnx inference: plan the convs, pools and matmuls for the machine's time (machine, the "
+                          "default) or for native mode's on a host (host: fewer words exchanged and vertices, wider "
+                          "matmul vertices; the same results within rounding)")
       ->check(CLI::IsMember({"machine", "host"}));
   compile_cmd->add_option("-o,--output", c.output, "the executable to write (.tsx)")->required();
   CompileTrainArgs ct;
