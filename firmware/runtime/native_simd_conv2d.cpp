@@ -27,6 +27,10 @@ enum class Load { kMasked, kPlain, kStrided, kPhased };
 
 int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
+// The output column lanes a row's blocks may read, from column 0: up to 8 vectors of 16
+// lanes past the last output column. x's copies (plain or in phases) have margins for them.
+int64_t lanes_read(const Conv2dShape& s) { return static_cast<int64_t>((s.ow + 127) / 128 * 128); }
+
 // x at a column stride sw > 1 as kPhased reads it: each row of x (wd columns) as sw phase
 // rows of `len` floats, phase p holding columns p, p + sw, p + 2 sw, ... from `lo` on (zeros
 // around them). Output column ox's lane at kernel column kx reads column ox sw - pw + kx dw:
@@ -48,8 +52,7 @@ struct Phases {
 Phases phases(const Conv2dShape& s) {
   const int64_t pw = static_cast<int32_t>(s.pw), sw = s.sw;
   const int64_t data = (int64_t{s.wd} + sw - 1) / sw;
-  const int64_t lanes = static_cast<int64_t>((s.ow + 127) / 128 * 128);  // output columns' lanes, and past them
-  const int64_t last = lanes - 1 + floor_div(int64_t{s.kw - 1} * s.dw - pw, sw);  // the last index read
+  const int64_t last = lanes_read(s) - 1 + floor_div(int64_t{s.kw - 1} * s.dw - pw, sw);  // the last index read
   Phases ph;
   ph.lo = std::max<int64_t>(0, -floor_div(-pw, sw));
   ph.len = ph.lo + std::max(data, last + 1);
@@ -145,7 +148,7 @@ bool run(const Chans& c, const float* x, const Conv2dShape& s) {
   // row's end. An x too large to copy cheaply beside its work keeps the masked loads.
   const uint64_t n = uint64_t{s.cin} * s.h * s.wd;
   const uint64_t before = pw > 0 ? static_cast<uint64_t>(pw) : 0;
-  const int64_t last = static_cast<int64_t>((s.ow + 127) / 128 * 128) - 1 - pw + int64_t{s.kw - 1} * s.dw;  // a lane's column
+  const int64_t last = lanes_read(s) - 1 - pw + int64_t{s.kw - 1} * s.dw;  // a lane's column
   const uint64_t after = last >= static_cast<int64_t>(s.wd) ? static_cast<uint64_t>(last + 1 - s.wd) : 0;
   if (n > kMaxCopy) {
     all_channels<Load::kMasked>(c, x, s);
