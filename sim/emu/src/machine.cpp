@@ -20,9 +20,10 @@ using device::DeviceError;
 
 Machine::Machine(const MachineOptions& options)
     : options_(options), target_(*options.target), pool_(std::make_unique<ThreadPool>(std::max(1u, options.threads))) {
+  sram_ = std::make_unique<SramBlock>(target_.tiles, target_.sram_bytes);
   tiles_.reserve(target_.tiles);
   for (uint32_t i = 0; i < target_.tiles; ++i) {
-    tiles_.push_back(std::make_unique<Tile>(i, target_.tiles, target_.sram_bytes));
+    tiles_.push_back(std::make_unique<Tile>(i, target_.tiles, sram_->tile(i)));
     tiles_.back()->set_console(options_.console);
   }
   if (options_.mode == Mode::kNative) native_ = std::make_unique<NativeTiles>(tiles_);

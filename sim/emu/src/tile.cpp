@@ -10,7 +10,14 @@
 namespace tessera::emu {
 
 Tile::Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes)
-    : id_(id), tile_count_(tile_count), sram_(sram_bytes), hart_(sram_.data(), sram_bytes, this) {}
+    : id_(id),
+      tile_count_(tile_count),
+      own_(std::make_unique<SramBlock>(1, sram_bytes)),
+      sram_(own_->tile(0)),
+      hart_(sram_.data(), sram_bytes, this) {}
+
+Tile::Tile(uint32_t id, uint32_t tile_count, std::span<uint8_t> sram)
+    : id_(id), tile_count_(tile_count), sram_(sram), hart_(sram_.data(), static_cast<uint32_t>(sram.size()), this) {}
 
 void Tile::reset(uint32_t entry) {
   hart_.reset(entry);

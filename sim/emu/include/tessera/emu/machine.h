@@ -106,6 +106,7 @@ class Machine final : public device::Device {
 
   MachineOptions options_;
   const arch::Target& target_;
+  std::unique_ptr<SramBlock> sram_;  // the tiles' SRAM
   std::vector<std::unique_ptr<Tile>> tiles_;
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<NativeTiles> native_;  // native mode only

@@ -3,10 +3,11 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <span>
-#include <vector>
 
 #include "tessera/emu/hart.h"
+#include "tessera/emu/sram_block.h"
 #include "tessera/exe/elf.h"
 
 namespace tessera::emu {
@@ -25,7 +26,10 @@ struct SyncState {
 
 class Tile final : public TileBus {
  public:
+  // A tile with SRAM of its own, zeroed.
   Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes);
+  // A tile whose SRAM is `sram` (zeroed; a machine's SramBlock), which must outlive it.
+  Tile(uint32_t id, uint32_t tile_count, std::span<uint8_t> sram);
   Tile(const Tile&) = delete;
   Tile& operator=(const Tile&) = delete;
 
@@ -52,7 +56,8 @@ class Tile final : public TileBus {
 
  private:
   uint32_t id_, tile_count_;
-  std::vector<uint8_t> sram_;
+  std::unique_ptr<SramBlock> own_;  // the first constructor's SRAM
+  std::span<uint8_t> sram_;
   Hart hart_;
   SyncState sync_;
   std::FILE* console_ = stdout;
