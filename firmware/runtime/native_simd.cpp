@@ -133,6 +133,47 @@ TESSERA_SIMD void rows(float* c, size_t ldc, const float* a, size_t sai, size_t 
   }
 }
 
+#define TESSERA_SIMD512 __attribute__((target("avx2,fma,avx512f,avx512vl")))
+
+// AVX-512 VL: one row of a against 64 < n <= 8 V columns of b in one pass over b: V
+// 8-lane vectors (32 registers hold up to 24 of them and the loads), the last under a mask
+// (masked-off lanes read nothing and are not stored). A classifier at batch 1 is one row of
+// a against rows of b read from memory once; rows<1> takes 64 columns a pass, so a vertex of
+// 65 to 128 columns read each row of b twice (AlexNet's fc7 and fc8: 108 and 143 columns,
+// 9 and 8 bytes a cycle against fc6's 13 with 64). 16-lane vectors were slower at 64
+// columns (4 chains, not 8) and no faster above.
+template <int V>
+TESSERA_SIMD512 void one_pass(float* c, const float* a, size_t sap, const float* b, size_t ldb, uint32_t k,
+                              uint32_t n) {
+  const __mmask8 last = static_cast<__mmask8>(n >= 8 * V ? 0xffu : (1u << (n - 8 * (V - 1))) - 1);
+  __m256 acc[V];
+  #pragma GCC unroll 32
+  for (int v = 0; v < V; ++v) acc[v] = _mm256_setzero_ps();
+  for (uint32_t p = 0; p < k; ++p) {
+    const float* bp = b + p * ldb;
+    prefetch_ahead<(V + 1) / 2>(bp, ldb);
+    const __m256 av = _mm256_broadcast_ss(a + p * sap);
+    #pragma GCC unroll 32
+    for (int v = 0; v + 1 < V; ++v) acc[v] = _mm256_fmadd_ps(av, _mm256_loadu_ps(bp + 8 * v), acc[v]);
+    acc[V - 1] = _mm256_fmadd_ps(av, _mm256_maskz_loadu_ps(last, bp + 8 * (V - 1)), acc[V - 1]);
+  }
+  #pragma GCC unroll 32
+  for (int v = 0; v + 1 < V; ++v) _mm256_storeu_ps(c + 8 * v, acc[v]);
+  _mm256_mask_storeu_ps(c + 8 * (V - 1), last, acc[V - 1]);
+}
+
+constexpr uint32_t kOnePassColumns = 192;  // 24 vectors
+
+// one_pass<V> for n (64 < n <= kOnePassColumns) columns.
+template <int V = 9>
+TESSERA_SIMD512 void one_pass_of(float* c, const float* a, size_t sap, const float* b, size_t ldb, uint32_t k,
+                                 uint32_t n) {
+  if constexpr (8 * V < kOnePassColumns) {
+    if (n > 8 * V) return one_pass_of<V + 1>(c, a, sap, b, ldb, k, n);
+  }
+  one_pass<V>(c, a, sap, b, ldb, k, n);
+}
+
 }  // namespace
 
 bool enabled() { return g_enabled.load(std::memory_order_relaxed); }
@@ -163,7 +204,10 @@ TESSERA_SIMD void matmul(float* c, size_t ldc, const float* a, size_t sai, size_
   switch (m - i) {
     case 3: rows<3>(c + i * ldc, ldc, a + i * sai, sai, sap, b, ldb, k, n); break;
     case 2: rows<2>(c + i * ldc, ldc, a + i * sai, sai, sap, b, ldb, k, n); break;
-    case 1: rows<1>(c + i * ldc, ldc, a + i * sai, sai, sap, b, ldb, k, n); break;
+    case 1:
+      if (avx512_enabled() && n > 64 && n <= kOnePassColumns) one_pass_of(c + i * ldc, a + i * sai, sap, b, ldb, k, n);
+      else rows<1>(c + i * ldc, ldc, a + i * sai, sai, sap, b, ldb, k, n);
+      break;
     default: break;
   }
 }
