@@ -14,6 +14,7 @@ namespace tessera::fw::simd {
 namespace {
 
 constexpr uint32_t kMaxKw = 16;  // wider kernels take the codelet's loop
+constexpr uint64_t kMaxCopy = uint64_t{1} << 16;  // floats: the most x's copies hold
 
 // How a block reads a vector of x: kMasked, one masked load (the lanes outside x read
 // nothing); kPlain, one plain load, from a copy of x with margins wide enough for every
@@ -108,6 +109,47 @@ void all_channels(const Chans& c, const float* x, const Conv2dShape& s) {
   else avx512::all_channels<kLoad>(c, x, s);
 }
 
+// x's n floats copied into a per-thread buffer between `before` and `after` zeros (never in
+// a stored lane, but no stale NaN or subnormal in a masked one); returns where x's copy starts.
+const float* with_margins(const float* x, uint64_t n, uint64_t before, uint64_t after) {
+  thread_local std::vector<float> copy;
+  if (copy.size() < before + n + after) copy.resize(before + n + after);
+  std::fill_n(copy.data(), before, 0.0f);
+  std::copy_n(x, n, copy.data() + before);
+  std::fill_n(copy.data() + before + n, after, 0.0f);
+  return copy.data() + before;
+}
+
+// A "same" conv (strides of 1, x's rows as long as y's) in flat blocks
+// (native_simd_conv2d_blocks.inc), where they take fewer vectors than y's rows do: ResNet-18's
+// 7 x 7 outputs take 4 vectors of 16 lanes, not 7. x is copied with margins for every float a
+// flat vector reads, from output 0 at ky = kx = 0 in the first channel to the last lane of
+// the last vector (of 16 lanes) at the last ky and kx in the last. Returns whether it ran
+// (run() has checked the sizes; h, dh and ph are kept as small, so that the masks' 64-bit
+// arithmetic is the codelet's).
+bool flat(const Chans& c, const float* x, const Conv2dShape& s) {
+  constexpr uint32_t kSane = 1u << 20;
+  const int64_t ph = static_cast<int32_t>(s.ph), pw = static_cast<int32_t>(s.pw);
+  if (s.sh != 1 || s.sw != 1 || s.wd != s.ow || s.oh < 2 || s.kh > kMaxKw || s.h >= kSane || s.oh >= kSane ||
+      s.dh >= kSane / kMaxKw || ph >= kSane || ph <= -int64_t{kSane})
+    return false;
+  const uint64_t lanes = avx512_enabled() && wide_enabled() ? 16 : 8;
+  const uint64_t count = uint64_t{s.oh} * s.ow;
+  if ((count + lanes - 1) / lanes >= uint64_t{s.oh} * ((s.ow + lanes - 1) / lanes)) return false;
+  // The floats read from a channel's plane, relative to its start: first .. last.
+  const int64_t plane = int64_t{s.h} * s.wd, first = -ph * s.wd - pw;
+  const int64_t last = static_cast<int64_t>((count + 15) / 16 * 16) - 1 + first + int64_t{s.kh - 1} * s.dh * s.wd +
+                       int64_t{s.kw - 1} * s.dw;
+  const int64_t n = s.cin * plane;
+  const int64_t before = std::max<int64_t>(0, -first), after = std::max<int64_t>(0, last + 1 - plane);
+  if (before + n + after > static_cast<int64_t>(kMaxCopy)) return false;
+  const float* copy = with_margins(x, n, before, after);
+  if (!avx512_enabled()) avx2::flat_channels(c, copy, s);
+  else if (wide_enabled()) avx512_wide::flat_channels(c, copy, s);
+  else avx512::flat_channels(c, copy, s);
+  return true;
+}
+
 bool run(const Chans& c, const float* x, const Conv2dShape& s) {
   if (s.sw == 0 || s.kw == 0 || s.kh == 0 || s.kw > kMaxKw) return false;
   // Column arithmetic in int64, and lane columns in i32, equal the codelet's in u32 while
@@ -118,7 +160,6 @@ bool run(const Chans& c, const float* x, const Conv2dShape& s) {
   if (s.wd >= kSane || s.ow >= kSane || s.sw >= (1u << 10) || s.dw >= kSane / kMaxKw ||
       pw >= static_cast<int32_t>(kSane) || pw <= -static_cast<int32_t>(kSane))
     return false;
-  constexpr uint64_t kMaxCopy = uint64_t{1} << 16;  // floats
   if (s.sw != 1) {
     // x split into phases (Phases), where the copy is small beside the work.
     const Phases ph = phases(s);
@@ -139,6 +180,7 @@ bool run(const Chans& c, const float* x, const Conv2dShape& s) {
     all_channels<Load::kPhased>(c, phased.data(), s);
     return true;
   }
+  if (flat(c, x, s)) return true;
   // A column stride of 1: x copied into a per-thread buffer with margins before and after,
   // so that every vector a block reads lies inside the buffer and takes a plain load. The
   // lanes outside x read the margins or a neighbouring row and are masked away (or are
@@ -154,13 +196,7 @@ bool run(const Chans& c, const float* x, const Conv2dShape& s) {
     all_channels<Load::kMasked>(c, x, s);
     return true;
   }
-  thread_local std::vector<float> copy;
-  if (copy.size() < before + n + after) copy.resize(before + n + after);
-  // The margins zeroed: never in a stored lane, but no stale NaN or subnormal in a masked one.
-  std::fill_n(copy.data(), before, 0.0f);
-  std::copy_n(x, n, copy.data() + before);
-  std::fill_n(copy.data() + before + n, after, 0.0f);
-  all_channels<Load::kPlain>(c, copy.data() + before, s);
+  all_channels<Load::kPlain>(c, with_margins(x, n, before, after), s);
   return true;
 }
 

@@ -217,6 +217,15 @@ TEST_F(NativeSimd, Conv2dGivesThePortableBits) {
     const uint32_t h = oh + (kh - 1) * dh - r() % 3, wd = (ow - 1) * sw + (kw - 1) * dw + 1 - r() % 3;
     run(cin, h, wd, cout, oh, ow, kh, kw, 1, sw, ph, pw, dh, dw);
   }
+  // "Same" convs (strides of 1, x's rows as long as y's): the flat blocks, whose vectors run
+  // across y's rows, each lane masked by its own row and column (pads, dilations, short or
+  // tall x, a last vector partly past y's end).
+  for (int trial = 0; trial < 80; ++trial) {
+    const uint32_t cin = 1 + r() % 4, cout = 1 + r() % 9, kh = 1 + r() % 5, kw = 1 + r() % 5;
+    const uint32_t ow = 1 + r() % 20, oh = 2 + r() % 11, h = 1 + r() % 14, dh = 1 + r() % 2, dw = 1 + r() % 2;
+    const int32_t ph = static_cast<int32_t>(r() % 5) - 1, pw = static_cast<int32_t>(r() % 5) - 1;
+    run(cin, h, ow, cout, oh, ow, kh, kw, 1, 1, ph, pw, dh, dw);
+  }
   // ResNet-18's and AlexNet's vertices on `ipu-mk2` (fewer input channels): every block
   // shape of both builds, full and masked vectors, live channels short of a block's, rows
   // that take different kernel rows, column strides 1, 2 and 4.
