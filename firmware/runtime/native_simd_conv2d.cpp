@@ -133,6 +133,9 @@ bool flat(const Chans& c, const float* x, const Conv2dShape& s) {
   if (s.sh != 1 || s.sw != 1 || s.wd != s.ow || s.oh < 2 || s.kh > kMaxKw || s.h >= kSane || s.oh >= kSane ||
       s.dh >= kSane / kMaxKw || ph >= kSane || ph <= -int64_t{kSane})
     return false;
+  // Worth it where the vectors are fewer and each set of masks serves many FMAs: a set takes
+  // about as long as 16 channel pairs' FMAs (LeNet-5's conv1, one input channel, was slower).
+  if (uint64_t{s.cin} * s.cout < 64) return false;
   const uint64_t lanes = avx512_enabled() && wide_enabled() ? 16 : 8;
   const uint64_t count = uint64_t{s.oh} * s.ow;
   if ((count + lanes - 1) / lanes >= uint64_t{s.oh} * ((s.ow + lanes - 1) / lanes)) return false;
