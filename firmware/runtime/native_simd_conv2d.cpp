@@ -15,6 +15,9 @@ namespace {
 
 constexpr uint32_t kMaxKw = 16;  // wider kernels take the codelet's loop
 constexpr uint64_t kMaxCopy = uint64_t{1} << 16;  // floats: the most x's copies hold
+// Sizes, strides, pads and dilations below which the blocks' 64-bit (and lane columns' 32-bit)
+// arithmetic equals the codelet's 32-bit arithmetic: every real convolution's.
+constexpr uint32_t kSane = 1u << 20;
 
 // How a block reads a vector of x: kMasked, one masked load (the lanes outside x read
 // nothing); kPlain, one plain load, from a copy of x with margins wide enough for every
@@ -128,7 +131,6 @@ const float* with_margins(const float* x, uint64_t n, uint64_t before, uint64_t 
 // (run() has checked the sizes; h, dh and ph are kept as small, so that the masks' 64-bit
 // arithmetic is the codelet's).
 bool flat(const Chans& c, const float* x, const Conv2dShape& s) {
-  constexpr uint32_t kSane = 1u << 20;
   const int64_t ph = static_cast<int32_t>(s.ph), pw = static_cast<int32_t>(s.pw);
   if (s.sh != 1 || s.sw != 1 || s.wd != s.ow || s.oh < 2 || s.kh > kMaxKw || s.h >= kSane || s.oh >= kSane ||
       s.dh >= kSane / kMaxKw || ph >= kSane || ph <= -int64_t{kSane})
@@ -158,7 +160,6 @@ bool run(const Chans& c, const float* x, const Conv2dShape& s) {
   // Column arithmetic in int64, and lane columns in i32, equal the codelet's in u32 while
   // nothing wraps: sizes, strides, pads and dilations far below 2^31 (every real
   // convolution): |ox sw - pw + kx dw + l sw| < 2^20 2^10 + 2^20 + 2^20 < 2^31.
-  constexpr uint32_t kSane = 1u << 20;
   const int32_t pw = static_cast<int32_t>(s.pw);
   if (s.wd >= kSane || s.ow >= kSane || s.sw >= (1u << 10) || s.dw >= kSane / kMaxKw ||
       pw >= static_cast<int32_t>(kSane) || pw <= -static_cast<int32_t>(kSane))

@@ -7,18 +7,9 @@
 #include "tessera/emu/sram_block.h"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <new>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TESSERA_SRAM_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(TESSERA_SRAM_ASAN)
-#define TESSERA_SRAM_ASAN 1
-#endif
 #ifdef TESSERA_SRAM_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
@@ -28,11 +19,7 @@ namespace {
 
 constexpr size_t kPage = 4096;
 constexpr size_t kHugePage = size_t{2} << 20;
-#ifdef TESSERA_SRAM_ASAN
-constexpr size_t kGuard = kPage;
-#else
-constexpr size_t kGuard = 0;
-#endif
+constexpr size_t kGuard = SramBlock::kGuarded ? kPage : 0;
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
@@ -50,8 +37,8 @@ SramBlock::SramBlock(size_t tiles, size_t bytes)
 #ifdef MADV_HUGEPAGE
   madvise(base_, size_, MADV_HUGEPAGE);  // a hint: without it (or without THP) 4 KiB pages, the same bytes
 #endif
-  // Anonymous pages read as zero; one write a page maps them now rather than in a run.
-  for (size_t off = 0; off < size_; off += kPage) static_cast<volatile uint8_t*>(base_)[off] = 0;
+  // Anonymous pages read as zero; one write a page maps the tiles' now rather than in a run.
+  for (size_t off = 0; off < tiles * stride_; off += kPage) static_cast<volatile uint8_t*>(base_)[off] = 0;
 #ifdef TESSERA_SRAM_ASAN
   for (size_t i = 0; i < tiles; ++i) ASAN_POISON_MEMORY_REGION(base_ + i * stride_ + bytes_, stride_ - bytes_);
 #endif

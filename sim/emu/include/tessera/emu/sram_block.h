@@ -6,6 +6,15 @@
 #include <cstdint>
 #include <span>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TESSERA_SRAM_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(TESSERA_SRAM_ASAN)
+#define TESSERA_SRAM_ASAN 1
+#endif
+
 namespace tessera::emu {
 
 class SramBlock {
@@ -19,6 +28,14 @@ class SramBlock {
   SramBlock& operator=(const SramBlock&) = delete;
 
   std::span<uint8_t> tile(size_t i) { return {base_ + i * stride_, bytes_}; }
+
+  // Whether each part is followed by a page that AddressSanitizer reports when read (a
+  // native codelet reading past its tile's SRAM, caught as with separate allocations).
+#ifdef TESSERA_SRAM_ASAN
+  static constexpr bool kGuarded = true;
+#else
+  static constexpr bool kGuarded = false;
+#endif
 
  private:
   size_t bytes_, stride_, size_;
