@@ -2,14 +2,17 @@
 // once and before run() returns, whatever the pool's size, even when runs follow each other
 // faster than a worker wakes (a worker that wakes after its run has closed must not run that
 // run's function, which is gone by then); a task's exception reaches run()'s caller after
-// the other tasks have run, and the pool goes on working.
+// the other tasks have run, and the pool goes on working; a thread done with its own range of
+// tasks takes those left in the others'.
 #include <gtest/gtest.h>
 #include "tessera/testutil/seed.h"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "thread_pool.h"
@@ -38,6 +41,31 @@ TEST(ThreadPool, EveryTaskOnceInManyShortRuns) {
         ASSERT_EQ((*counts)[i].load(), 1)
             << "task " << i << " of " << n << ", run " << round << ", " << threads << " threads";
     }
+  }
+}
+
+// Each thread starts on a range of its own; one that finishes it takes what is left of the
+// others'. Task 0 (the caller's range) waits for every other task: they can all run only if
+// the worker, done with its own range, takes the rest of the caller's.
+TEST(ThreadPool, AThreadDoneWithItsRangeTakesTheOthersTasks) {
+  ThreadPool pool(2);
+  for (int round = 0; round < 20; ++round) {
+    constexpr size_t kTasks = 64;
+    std::vector<std::atomic<int>> counts(kTasks);
+    std::atomic<size_t> others{0};
+    bool waited_out = false;
+    pool.run(kTasks, [&](size_t i) {
+      counts[i].fetch_add(1);
+      if (i != 0) {
+        others.fetch_add(1);
+        return;
+      }
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      while (others.load() < kTasks - 1 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+      waited_out = others.load() < kTasks - 1;
+    });
+    ASSERT_FALSE(waited_out) << "round " << round << ": only " << others.load() << " of the other tasks ran while task 0 waited";
+    for (size_t i = 0; i < kTasks; ++i) ASSERT_EQ(counts[i].load(), 1) << "task " << i << ", round " << round;
   }
 }
 

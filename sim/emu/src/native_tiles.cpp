@@ -8,17 +8,18 @@ NativeTiles::NativeTiles(std::vector<std::unique_ptr<Tile>>& tiles) : tiles_(til
 
 void NativeTiles::reset(uint32_t header) {
   for (size_t i = 0; i < tiles_.size(); ++i) {
-    native_[i] = fw::NativeTile{};
-    native_[i].sram = tiles_[i]->sram().data();
-    native_[i].sram_bytes = static_cast<uint32_t>(tiles_[i]->sram().size());
-    native_[i].regs = regs_[i].get();
-    native_[i].header = header;
+    fw::NativeTile& n = native_[i].tile;
+    n = fw::NativeTile{};
+    n.sram = tiles_[i]->sram().data();
+    n.sram_bytes = static_cast<uint32_t>(tiles_[i]->sram().size());
+    n.regs = regs_[i].get();
+    n.header = header;
   }
 }
 
 void NativeTiles::run_until_sync(uint32_t t, int64_t deadline_ns) {
-  native_[t].deadline_ns = deadline_ns;
-  fw::native_run_until_sync(native_[t]);
+  native_[t].tile.deadline_ns = deadline_ns;
+  fw::native_run_until_sync(native_[t].tile);
 }
 
 }  // namespace tessera::emu

@@ -38,7 +38,12 @@ class NativeTiles {
 
   std::vector<std::unique_ptr<Tile>>& tiles_;
   std::vector<std::unique_ptr<Regs>> regs_;
-  std::vector<fw::NativeTile> native_;
+  // Each tile's state on cache lines of its own: the pool's threads take neighbouring tiles,
+  // and state written by both on one line moved it between their cores at every tile.
+  struct alignas(64) Slot {
+    fw::NativeTile tile;
+  };
+  std::vector<Slot> native_;
 };
 
 }  // namespace tessera::emu

@@ -1,6 +1,13 @@
 // A small persistent pool for the emulator's compute phases: run(n, fn) calls fn(i) for
 // every i < n across the pool and the calling thread, and returns when all are done.
 // Tiles are independent between barriers, so results do not depend on the thread count.
+// Each thread takes the tasks of a range of its own first (thread j: the j-th of as many
+// equal ranges as threads), one at a time, then those left in the others' ranges: no two
+// threads claim from one counter until one runs out, and a tile stays with one thread
+// from one superstep to the next where the work is even (its state stays in that core's
+// caches). With one shared counter, AlexNet's 1,472 tiles took 37% more time in all at 2
+// threads than at 1: the counter's and the tiles' cache lines moved between the cores at
+// every task.
 #pragma once
 
 #include <atomic>
@@ -8,6 +15,7 @@
 #include <exception>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -25,18 +33,23 @@ class ThreadPool {
   void run(size_t n, const std::function<void(size_t)>& fn);
 
  private:
-  void work();
-  void drain(const std::function<void(size_t)>& fn, size_t n);
+  void work(unsigned self);
+  void drain(const std::function<void(size_t)>& fn, unsigned self);
 
   std::vector<std::thread> workers_;
   std::mutex mu_;
   std::condition_variable start_cv_, done_cv_;
   const std::function<void(size_t)>* fn_ = nullptr;
-  size_t n_ = 0;
-  std::atomic<size_t> next_{0};
-  size_t active_ = 0;   // workers taking part in the current run
+  // The tasks of thread j: from next (claimed with fetch_add) to end.
+  struct alignas(64) Range {
+    std::atomic<size_t> next{0};
+    size_t end = 0;
+  };
+  std::unique_ptr<Range[]> ranges_;
+  unsigned threads_ = 1;
+  std::atomic<size_t> active_{0};  // workers taking part in the current run (written under mu_)
   bool open_ = false;   // whether a worker that wakes may still join the current run
-  uint64_t generation_ = 0;
+  std::atomic<uint64_t> generation_{0};  // written under mu_; read without it while spinning
   bool stop_ = false;
   std::exception_ptr error_;  // the first exception a task threw, rethrown by run()
 };
