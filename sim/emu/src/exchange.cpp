@@ -53,6 +53,8 @@ struct Scratch {
   // below, or the lists are byte for byte lists whose exchange was checked).
   std::vector<std::span<const arch::SendEntry>> lists;
   std::vector<uint64_t> sent, received, runs;
+  std::vector<uint64_t> bytes;  // [tile]: what its list moves, for the copies' blocks
+  std::vector<uint32_t> cut;    // [task], tasks + 1: the copies' blocks of source tiles
   // The parallel parts (below): each task's words received per tile, and each task's or
   // destination's first failed check.
   std::vector<std::vector<uint64_t>> task_received;
@@ -338,8 +340,39 @@ Machine::ExchangeCost Machine::apply_exchange() {
   auto& sent_runs = scratch.runs;
   auto& task_received = scratch.task_received;
   auto& task_hops = scratch.task_hops;
-  if (task_received.size() < tasks) task_received.resize(tasks);
-  task_hops.assign(tasks, 0);
+  // The copies in blocks of source tiles of about equal bytes: a layer's senders are often a
+  // few neighbouring tiles, and blocks of equal tile counts left one task nearly all of
+  // them. They run on the pool too where the lists are short but move many bytes
+  // (MachineOptions::pooled_exchange_bytes: ResNet-18's exchanges with `--plan host`, a few
+  // large entries, had run on the driving thread alone). An entry counts 64 bytes besides
+  // its words (its decoding and its call).
+  uint32_t copy_tasks = tasks;
+  auto& cut = scratch.cut;
+  if (options_.threads > 1) {
+    auto& bytes = scratch.bytes;
+    bytes.assign(n, 0);
+    uint64_t total = 0;
+    for (uint32_t t = 0; t < n; ++t) {
+      const auto& l = lists[t];
+      for (uint32_t e = 0; e < l.size(); ++e) {
+        const SendRuns r = decode_send_entry(l, e);
+        bytes[t] += 64 + uint64_t{r.bytes} * r.count;
+      }
+      total += bytes[t];
+    }
+    if (total >= options_.pooled_exchange_bytes) copy_tasks = std::min<uint32_t>(n, 8 * options_.threads);
+    cut.assign(copy_tasks + 1, n);
+    cut[0] = 0;
+    uint64_t so_far = 0;
+    for (uint32_t t = 0, k = 1; t < n && k < copy_tasks; ++t) {
+      so_far += bytes[t];
+      while (k < copy_tasks && so_far * copy_tasks >= total * k) cut[k++] = t + 1;
+    }
+  } else {
+    cut.assign({0, n});
+  }
+  if (task_received.size() < copy_tasks) task_received.resize(copy_tasks);
+  task_hops.assign(copy_tasks, 0);
   auto& places = scratch.places;
   auto& srams = scratch.srams;
   places.resize(n);
@@ -348,7 +381,8 @@ Machine::ExchangeCost Machine::apply_exchange() {
     places[t] = {static_cast<int32_t>(t % target_.mesh_cols), static_cast<int32_t>(t / target_.mesh_cols)};
     srams[t] = tiles_[t]->sram().data();
   }
-  over_tiles([&](uint32_t t0, uint32_t t1, size_t k) {
+  pool_->run(copy_tasks, [&](size_t k) {
+    const uint32_t t0 = cut[k], t1 = cut[k + 1];
     std::vector<uint64_t>& recv = task_received[k];
     recv.assign(n, 0);
     for (uint32_t t = t0; t < t1; ++t) {
@@ -372,7 +406,7 @@ Machine::ExchangeCost Machine::apply_exchange() {
   });
   const uint32_t max_hops = *std::max_element(task_hops.begin(), task_hops.end());
   for (uint32_t d = 0; d < n; ++d) {
-    for (uint32_t k = 0; k < tasks; ++k) received[d] += task_received[k][d];
+    for (uint32_t k = 0; k < copy_tasks; ++k) received[d] += task_received[k][d];
     tiles_[d]->sync().recv_count += static_cast<uint32_t>(received[d]);
     cost.words += received[d];
   }

@@ -45,6 +45,10 @@ struct MachineOptions {
   // smaller one runs on the driving thread alone, as the pool's four trips would cost more
   // than they save (LeNet-5 at 2 threads: 0, 1,000 and 4,096 gave 0.270, 0.249 and 0.248 s).
   uint64_t pooled_exchange_entries = 4096;
+  // The bytes (all tiles' lists together, each entry counted 64 more) from which a smaller
+  // exchange's copies still run on the pool: few entries that move much (ResNet-18's with
+  // `--plan host`: 0.0538 -> 0.0497 s an image at 2 threads).
+  uint64_t pooled_exchange_bytes = 256 << 10;
   std::FILE* console = stdout;      // where the tiles' CONSOLE output goes
 };
 
