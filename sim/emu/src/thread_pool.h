@@ -46,7 +46,7 @@ class ThreadPool {
     size_t end = 0;
   };
   std::unique_ptr<Range[]> ranges_;
-  unsigned threads_ = 1;
+  const unsigned threads_;  // workers_.size() + 1 once built; read by workers that start while it grows
   std::atomic<size_t> active_{0};  // workers taking part in the current run (written under mu_)
   bool open_ = false;   // whether a worker that wakes may still join the current run
   std::atomic<uint64_t> generation_{0};  // written under mu_; read without it while spinning
