@@ -55,7 +55,7 @@ void Hart::reset(uint32_t pc) {
   std::fill(std::begin(ready_), std::end(ready_), 0);
   latest_ready_ = 0;
   deferred_ = nullptr;
-  halt_ = {};
+  set_halt({});
   latch_ = {};
   superstep = 0;
   ++epoch_;  // SRAM is rewritten around a reset
@@ -132,7 +132,7 @@ void Hart::raise(uint32_t cause, uint32_t tval) {
   // one before software installed a handler, or one at the handler's own first instruction.
   // Any other trap, also one inside the handler, vectors to mtvec as the privileged spec has it.
   if (mtvec_ == kMtvecReset || pc_ == (mtvec_ & ~3u)) {
-    halt_ = {Halt::Kind::kTrap, cause, pc_, tval};
+    set_halt({Halt::Kind::kTrap, cause, pc_, tval});
     return;
   }
   mepc_ = pc_;
@@ -191,7 +191,7 @@ void Hart::htif_command() {
   const uint32_t device = static_cast<uint32_t>(cmd >> 56), command = (cmd >> 48) & 0xff;
   const uint64_t payload = cmd & 0xffffffffffffull;
   if (device == 0 && command == 0 && (payload & 1)) {
-    halt_ = {Halt::Kind::kTohost, static_cast<uint32_t>(payload >> 1), pc_, 0};
+    set_halt({Halt::Kind::kTohost, static_cast<uint32_t>(payload >> 1), pc_, 0});
     return;
   }
   if (device == 1 && command == 1) {
@@ -202,7 +202,7 @@ void Hart::htif_command() {
       std::memcpy(sram_ + (fromhost_ - kSramBase), &ack, 8);
     return;
   }
-  halt_ = {Halt::Kind::kHtifError, static_cast<uint32_t>(cmd), pc_, static_cast<uint32_t>(cmd >> 32)};
+  set_halt({Halt::Kind::kHtifError, static_cast<uint32_t>(cmd), pc_, static_cast<uint32_t>(cmd >> 32)});
 }
 
 void Hart::trace_retired(const Decoded& d, uint32_t pc) {

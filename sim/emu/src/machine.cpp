@@ -21,9 +21,10 @@ using device::DeviceError;
 Machine::Machine(const MachineOptions& options)
     : options_(options), target_(*options.target), pool_(std::make_unique<ThreadPool>(std::max(1u, options.threads))) {
   sram_ = std::make_unique<SramBlock>(target_.tiles, target_.sram_bytes);
+  syncs_.resize(target_.tiles);  // never resized: each tile holds its element
   tiles_.reserve(target_.tiles);
   for (uint32_t i = 0; i < target_.tiles; ++i) {
-    tiles_.push_back(std::make_unique<Tile>(i, target_.tiles, sram_->tile(i)));
+    tiles_.push_back(std::make_unique<Tile>(i, target_.tiles, sram_->tile(i), syncs_[i]));
     tiles_.back()->set_console(options_.console);
   }
   if (options_.mode == Mode::kNative) native_ = std::make_unique<NativeTiles>(tiles_);
@@ -63,7 +64,7 @@ uint32_t Machine::read_reg(uint32_t offset) {
     const uint32_t first = (offset - kDevRegArrivedBase) / 4 * 32;
     uint32_t bits = 0;
     for (uint32_t b = 0; b < 32 && first + b < tiles_.size(); ++b)
-      if (tiles_[first + b]->sync().arrived || tile_halted(first + b)) bits |= 1u << b;
+      if (syncs_[first + b].arrived || tile_halted(first + b)) bits |= 1u << b;
     return bits;
   }
   switch (offset) {
@@ -146,7 +147,7 @@ void Machine::dma_read(std::span<const device::DmaSegment> segments, std::span<s
                         std::to_string(s.bytes) + " bytes) is out of range");
   }
   for (const auto& s : segments)
-    std::memcpy(host.data() + s.host_offset, tiles_[s.tile]->sram().data() + (s.addr - arch::kSramBase), s.bytes);
+    std::memcpy(host.data() + s.host_offset, sram_->tile(s.tile).data() + (s.addr - arch::kSramBase), s.bytes);
 }
 
 void Machine::dram_write(uint64_t offset, std::span<const std::byte> data) {
@@ -176,7 +177,7 @@ void Machine::tiles_to_dram(std::span<const device::DmaSegment> segments) {
   }
   for (const auto& s : segments) {
     if (dram_.size() < s.host_offset + s.bytes) dram_.resize(s.host_offset + s.bytes);
-    std::memcpy(dram_.data() + s.host_offset, tiles_[s.tile]->sram().data() + (s.addr - arch::kSramBase), s.bytes);
+    std::memcpy(dram_.data() + s.host_offset, sram_->tile(s.tile).data() + (s.addr - arch::kSramBase), s.bytes);
     dram_new_bytes_ += s.bytes;
   }
 }
@@ -190,7 +191,7 @@ void Machine::dram_read(uint64_t offset, std::span<std::byte> out) {
 
 uint64_t Machine::land_dram_reads() {
   for (const auto& s : dram_pending_)
-    std::memcpy(tiles_[s.tile]->sram().data() + (s.addr - arch::kSramBase), dram_.data() + s.host_offset, s.bytes);
+    std::memcpy(sram_->tile(s.tile).data() + (s.addr - arch::kSramBase), dram_.data() + s.host_offset, s.bytes);
   dram_pending_.clear();
   return dram_ready_cycle_;
 }
@@ -214,7 +215,7 @@ void Machine::run_round(std::chrono::steady_clock::time_point deadline) {
   thread_local std::vector<uint32_t> runnable;
   runnable.clear();
   for (uint32_t t = 0; t < tiles_.size(); ++t)
-    if (!tiles_[t]->sync().arrived && !tile_halted(t)) runnable.push_back(t);
+    if (!syncs_[t].arrived && !tile_halted(t)) runnable.push_back(t);
   struct Round {
     Machine& m;
     const std::vector<uint32_t>& runnable;
@@ -282,19 +283,18 @@ bool Machine::try_resolve() {
   uint32_t bad = kNone;
   uint64_t bad_cycle = 0, first_running_cycle = UINT64_MAX;
   for (uint32_t t = 0; t < tiles_.size(); ++t) {
-    Tile& tile = *tiles_[t];
     if (tile_halted(t)) {
       if (bad_halt(t, false)) {
-        const uint64_t c = native_ ? 0 : tile.hart().cycle();
+        const uint64_t c = native_ ? 0 : tiles_[t]->hart().cycle();
         if (bad == kNone || c < bad_cycle) bad = t, bad_cycle = c;
         continue;
       }
       if (halted++ == 0) first_halted = t;
-    } else if (tile.sync().arrived) {
+    } else if (syncs_[t].arrived) {
       ++arrived;
     } else {
       ++running;
-      if (!native_) first_running_cycle = std::min(first_running_cycle, tile.hart().cycle());
+      if (!native_) first_running_cycle = std::min(first_running_cycle, tiles_[t]->hart().cycle());
     }
   }
   if (bad != kNone) {
@@ -315,21 +315,21 @@ bool Machine::try_resolve() {
                     " tiles wait at the barrier of superstep " + std::to_string(superstep_));
     return false;
   }
-  const uint32_t kind = tiles_[0]->sync().kind;
+  const uint32_t kind = syncs_[0].kind;
   for (uint32_t t = 0; t < tiles_.size(); ++t) {
-    if (tiles_[t]->sync().kind > 1) {
-      fail_device(t, arch::kDevErrSyncMismatch, tiles_[t]->sync().kind,
+    if (syncs_[t].kind > 1) {
+      fail_device(t, arch::kDevErrSyncMismatch, syncs_[t].kind,
                   "tile " + std::to_string(t) + " arrived at the barrier of superstep " + std::to_string(superstep_) +
-                      " with kind " + std::to_string(tiles_[t]->sync().kind) + " (0 exchange, 1 host sync)");
+                      " with kind " + std::to_string(syncs_[t].kind) + " (0 exchange, 1 host sync)");
       return false;
     }
   }
   for (uint32_t t = 1; t < tiles_.size(); ++t) {
-    if (tiles_[t]->sync().kind != kind) {
-      fail_device(t, arch::kDevErrSyncMismatch, tiles_[t]->sync().kind,
+    if (syncs_[t].kind != kind) {
+      fail_device(t, arch::kDevErrSyncMismatch, syncs_[t].kind,
                   "tiles disagree on the barrier of superstep " + std::to_string(superstep_) + ": tile 0 arrived for " +
                       (kind ? "a host sync" : "an exchange") + ", tile " + std::to_string(t) + " for " +
-                      (tiles_[t]->sync().kind ? "a host sync" : "an exchange"));
+                      (syncs_[t].kind ? "a host sync" : "an exchange"));
       return false;
     }
   }
@@ -353,7 +353,7 @@ void Machine::resolve_barrier(uint32_t kind) {
 
 void Machine::check_receive_counts() {
   for (uint32_t t = 0; t < tiles_.size(); ++t) {
-    const SyncState& s = tiles_[t]->sync();
+    const SyncState& s = syncs_[t];
     if (s.recv_count == s.recv_expect) continue;
     const bool lost = s.recv_count < s.recv_expect;
     fail_device(t, lost ? arch::kDevErrRecvLost : arch::kDevErrRecvDuplicated, s.recv_count,
@@ -366,7 +366,7 @@ void Machine::check_receive_counts() {
 
 void Machine::release(uint64_t exchange_cycles, uint64_t words, uint32_t kind) {
   uint64_t last_arrival = superstep_start_cycle_;
-  for (auto& t : tiles_) last_arrival = std::max(last_arrival, t->sync().arrival_cycle);
+  for (const SyncState& s : syncs_) last_arrival = std::max(last_arrival, s.arrival_cycle);
   // A host sync waits for the device memory reads landing at it.
   const uint64_t dram_wait = kind == 1 && dram_wait_until_ > last_arrival ? dram_wait_until_ - last_arrival : 0;
   exchange_cycles += dram_wait;
@@ -377,8 +377,8 @@ void Machine::release(uint64_t exchange_cycles, uint64_t words, uint32_t kind) {
   SuperstepProfile p{superstep_, kind, last_arrival - superstep_start_cycle_, exchange_cycles + sync_cycles, words,
                      dram_wait, {}};
   p.tile_cycles.reserve(tiles_.size());
-  for (auto& t : tiles_)
-    p.tile_cycles.push_back(static_cast<uint32_t>(std::max(t->sync().arrival_cycle, superstep_start_cycle_) - superstep_start_cycle_));
+  for (const SyncState& s : syncs_)
+    p.tile_cycles.push_back(static_cast<uint32_t>(std::max(s.arrival_cycle, superstep_start_cycle_) - superstep_start_cycle_));
   profile_.push_back(std::move(p));
   superstep_start_cycle_ = last_arrival + exchange_cycles + sync_cycles;
   // Device memory reads started in this host sync: the host nodes carry one word a cycle
@@ -390,12 +390,13 @@ void Machine::release(uint64_t exchange_cycles, uint64_t words, uint32_t kind) {
     dram_new_bytes_ = 0;
   }
   ++superstep_;
-  for (auto& t : tiles_) {
-    SyncState& s = t->sync();
+  for (SyncState& s : syncs_) {
     s.arrived = false;
     s.xchg_started = false;
     s.recv_expect = 0;
     s.recv_count = 0;
+  }
+  for (auto& t : tiles_) {
     t->hart().set_cycle(superstep_start_cycle_);
     t->set_superstep(superstep_);
   }

@@ -14,15 +14,23 @@ Tile::Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes)
       tile_count_(tile_count),
       own_(std::make_unique<SramBlock>(1, sram_bytes)),
       sram_(own_->tile(0)),
-      hart_(sram_.data(), sram_bytes, this) {}
+      hart_(sram_.data(), sram_bytes, this) {
+  hart_.mirror_halt(&sync_->halted);
+}
 
-Tile::Tile(uint32_t id, uint32_t tile_count, std::span<uint8_t> sram)
-    : id_(id), tile_count_(tile_count), sram_(sram), hart_(sram_.data(), static_cast<uint32_t>(sram.size()), this) {}
+Tile::Tile(uint32_t id, uint32_t tile_count, std::span<uint8_t> sram, SyncState& sync)
+    : id_(id),
+      tile_count_(tile_count),
+      sram_(sram),
+      hart_(sram_.data(), static_cast<uint32_t>(sram.size()), this),
+      sync_(&sync) {
+  hart_.mirror_halt(&sync_->halted);
+}
 
 void Tile::reset(uint32_t entry) {
   hart_.reset(entry);
   hart_.set_tohost(0, 0);
-  sync_ = {};
+  *sync_ = {};  // halted as the hart: false
 }
 
 void Tile::load_elf(const exe::ElfImage& image) {
@@ -52,14 +60,14 @@ TileBus::Access Tile::load(uint32_t offset, uint32_t& v) {
     case arch::kTileRegTrapTval: v = latch.tval; return Access::kOk;
     case arch::kTileRegTrapSuperstep: v = latch.superstep; return Access::kOk;
     case arch::kTileRegSync:
-      if (sync_.arrived) return Access::kStall;  // blocks until the barrier releases
+      if (sync_->arrived) return Access::kStall;  // blocks until the barrier releases
       v = hart_.superstep;
       return Access::kOk;
-    case arch::kTileRegXchgList: v = sync_.xchg_list; return Access::kOk;
-    case arch::kTileRegXchgEntries: v = sync_.xchg_entries; return Access::kOk;
-    case arch::kTileRegXchgDone: v = sync_.xchg_sent; return Access::kOk;
-    case arch::kTileRegRecvExpect: v = sync_.recv_expect; return Access::kOk;
-    case arch::kTileRegRecvCount: v = sync_.recv_count; return Access::kOk;
+    case arch::kTileRegXchgList: v = sync_->xchg_list; return Access::kOk;
+    case arch::kTileRegXchgEntries: v = sync_->xchg_entries; return Access::kOk;
+    case arch::kTileRegXchgDone: v = sync_->xchg_sent; return Access::kOk;
+    case arch::kTileRegRecvExpect: v = sync_->recv_expect; return Access::kOk;
+    case arch::kTileRegRecvCount: v = sync_->recv_count; return Access::kOk;
     default: return Access::kFault;
   }
 }
@@ -68,16 +76,16 @@ TileBus::Access Tile::store(uint32_t offset, uint32_t value) {
   switch (offset) {
     case arch::kTileRegConsole: std::fputc(static_cast<int>(value & 0xff), console_); return Access::kOk;
     case arch::kTileRegSync:
-      if (!sync_.arrived) {
-        sync_.arrived = true;
-        sync_.kind = value;
-        sync_.arrival_cycle = hart_.cycle();
+      if (!sync_->arrived) {
+        sync_->arrived = true;
+        sync_->kind = value;
+        sync_->arrival_cycle = hart_.cycle();
       }
       return Access::kOk;
-    case arch::kTileRegXchgList: sync_.xchg_list = value; return Access::kOk;
-    case arch::kTileRegXchgEntries: sync_.xchg_entries = value; return Access::kOk;
-    case arch::kTileRegXchgStart: sync_.xchg_started = true; return Access::kOk;
-    case arch::kTileRegRecvExpect: sync_.recv_expect = value; return Access::kOk;
+    case arch::kTileRegXchgList: sync_->xchg_list = value; return Access::kOk;
+    case arch::kTileRegXchgEntries: sync_->xchg_entries = value; return Access::kOk;
+    case arch::kTileRegXchgStart: sync_->xchg_started = true; return Access::kOk;
+    case arch::kTileRegRecvExpect: sync_->recv_expect = value; return Access::kOk;
     case arch::kTileRegExit:
       hart_.halt({Halt::Kind::kExit, value, hart_.pc(), 0});
       return Access::kOk;

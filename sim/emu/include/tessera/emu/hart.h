@@ -60,7 +60,10 @@ class Hart {
   void set_trace(std::FILE* out) { trace_ = out; }
 
   // Halting from outside (the EXIT register).
-  void halt(Halt h) { halt_ = h; }
+  void halt(Halt h) { set_halt(h); }
+  // Where the hart also keeps whether it is halted (the machine's barrier state, which it
+  // scans every superstep), or null.
+  void mirror_halt(bool* to) { halt_mirror_ = to; }
   bool halted() const { return halt_.kind != Halt::Kind::kNone; }
   const Halt& halt_info() const { return halt_; }
   const TrapLatch& trap_latch() const { return latch_; }
@@ -199,6 +202,11 @@ class Hart {
   std::FILE* trace_ = nullptr;
   bool timing_ = true;
   Halt halt_;
+  bool* halt_mirror_ = nullptr;
+  void set_halt(const Halt& h) {
+    halt_ = h;
+    if (halt_mirror_) *halt_mirror_ = h.kind != Halt::Kind::kNone;
+  }
   TrapLatch latch_;
   // Decoded blocks, one slot per word of SRAM in pages of 4 KiB, a page allocated when
   // code is first fetched there. A block's words are checked against SRAM once per code

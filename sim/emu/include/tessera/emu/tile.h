@@ -22,14 +22,17 @@ struct SyncState {
   uint32_t xchg_list = 0, xchg_entries = 0;
   uint32_t xchg_sent = 0;      // words sent in the last exchange (XCHG_DONE)
   uint32_t recv_expect = 0, recv_count = 0;
+  bool halted = false;         // the core has halted (Hart::halted, kept here by the hart)
 };
 
 class Tile final : public TileBus {
  public:
   // A tile with SRAM of its own, zeroed.
   Tile(uint32_t id, uint32_t tile_count, uint32_t sram_bytes);
-  // A tile whose SRAM is `sram` (zeroed; a machine's SramBlock), which must outlive it.
-  Tile(uint32_t id, uint32_t tile_count, std::span<uint8_t> sram);
+  // A tile whose SRAM is `sram` (zeroed; a machine's SramBlock) and whose barrier state is
+  // `sync` (an element of the machine's array, which its per-superstep scans read in order),
+  // both of which must outlive it.
+  Tile(uint32_t id, uint32_t tile_count, std::span<uint8_t> sram, SyncState& sync);
   Tile(const Tile&) = delete;
   Tile& operator=(const Tile&) = delete;
 
@@ -44,8 +47,8 @@ class Tile final : public TileBus {
   const Hart& hart() const { return hart_; }
   std::span<uint8_t> sram() { return sram_; }
   uint32_t id() const { return id_; }
-  SyncState& sync() { return sync_; }
-  const SyncState& sync() const { return sync_; }
+  SyncState& sync() { return *sync_; }
+  const SyncState& sync() const { return *sync_; }
   // Set by the machine; readable at SUPERSTEP.
   void set_superstep(uint32_t s) { hart_.superstep = s; }
   void set_console(std::FILE* out) { console_ = out; hart_.set_console(out); }
@@ -59,7 +62,8 @@ class Tile final : public TileBus {
   std::unique_ptr<SramBlock> own_;  // the first constructor's SRAM
   std::span<uint8_t> sram_;
   Hart hart_;
-  SyncState sync_;
+  SyncState own_sync_;  // the first constructor's
+  SyncState* sync_ = &own_sync_;
   std::FILE* console_ = stdout;
 };
 
