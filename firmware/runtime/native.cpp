@@ -79,7 +79,12 @@ NativeStop run_bound(NativeTile& tile, Body&& body) {
 NativeStop native_run_until_sync(NativeTile& tile) {
   return run_bound(tile, [&] {
     const StepResult r = run_until_sync(tile.state);
-    if (r == StepResult::kEnd) tile_halt(0);
+    if (r == StepResult::kEnd) {  // tile_halt(0) without its throw: every tile ends every run here
+      native_detail::store(arch::kTileRegExit, 0);
+      tile.halted = true;
+      tile.exit_code = 0;
+      return NativeStop::kHalted;
+    }
     return r == StepResult::kYield ? NativeStop::kYield : NativeStop::kSync;
   });
 }

@@ -36,7 +36,9 @@ Machine::~Machine() = default;
 // Cores held in reset, device state cleared; SRAM (firmware, tensors, weights) is kept, so
 // a program can run again, or another program over the same tensors.
 void Machine::reset() {
-  for (auto& t : tiles_) t->reset(firmware_loaded_ ? layout_.entry : arch::kSramBase);
+  // On the pool: a program's start resets every core (1,472 for AlexNet), each its own.
+  const uint32_t entry = firmware_loaded_ ? layout_.entry : arch::kSramBase;
+  pool_->run(tiles_.size(), [this, entry](size_t t) { tiles_[t]->reset(entry); });
   if (native_ && firmware_loaded_) native_->reset(layout_.header);
   state_ = device::kStateReset;
   events_ = 0;
@@ -227,7 +229,12 @@ void Machine::run_round(std::chrono::steady_clock::time_point deadline) {
   const Round r{*this, runnable,
                 std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count())};
   if (native_)
-    pool_->run(runnable.size(), [&r](size_t i) { r.m.native_->run_until_sync(r.runnable[i], r.deadline_ns); });
+    pool_->run(runnable.size(), [&r](size_t i) {
+      Tile& tile = *r.m.tiles_[r.runnable[i]];
+      tile.hart().set_cycle(r.m.superstep_start_cycle_);  // release() leaves these to here
+      tile.set_superstep(r.m.superstep_);
+      r.m.native_->run_until_sync(r.runnable[i], r.deadline_ns);
+    });
   else
     pool_->run(runnable.size(), [&r](size_t i) { r.m.tiles_[r.runnable[i]]->hart().run(r.m.options_.quantum); });
 }
@@ -396,9 +403,14 @@ void Machine::release(uint64_t exchange_cycles, uint64_t words, uint32_t kind) {
     s.recv_expect = 0;
     s.recv_count = 0;
   }
-  for (auto& t : tiles_) {
-    t->hart().set_cycle(superstep_start_cycle_);
-    t->set_superstep(superstep_);
+  // The cores' cycle counters and superstep registers. Native tiles take theirs in run_round,
+  // on the thread that runs each next (their cores' cycles do not advance): this loop over
+  // every tile was the longest part of a barrier after the exchange.
+  if (!native_) {
+    for (auto& t : tiles_) {
+      t->hart().set_cycle(superstep_start_cycle_);
+      t->set_superstep(superstep_);
+    }
   }
   state_ = device::kStateRunning;
   if (break_superstep_ && superstep_ == break_superstep_) events_ |= device::kEventBreak;
