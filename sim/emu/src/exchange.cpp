@@ -59,10 +59,8 @@ struct Scratch {
   // destination's first failed check.
   std::vector<std::vector<uint64_t>> task_received;
   std::vector<uint32_t> task_hops;
-  // [tile]: its place in the mesh, and its SRAM's first byte: what every entry moved reads
-  // without a division or a look into the tile.
+  // [tile]: its place in the mesh, what every entry moved reads without a division.
   std::vector<Place> places;
-  std::vector<uint8_t*> srams;
   struct Failure {
     uint32_t tile = 0, code = 0, at = 0;
     std::string what;
@@ -374,13 +372,9 @@ Machine::ExchangeCost Machine::apply_exchange() {
   if (task_received.size() < copy_tasks) task_received.resize(copy_tasks);
   task_hops.assign(copy_tasks, 0);
   auto& places = scratch.places;
-  auto& srams = scratch.srams;
   places.resize(n);
-  srams.resize(n);
-  for (uint32_t t = 0; t < n; ++t) {
+  for (uint32_t t = 0; t < n; ++t)
     places[t] = {static_cast<int32_t>(t % target_.mesh_cols), static_cast<int32_t>(t / target_.mesh_cols)};
-    srams[t] = sram_->tile(t).data();
-  }
   pool_->run(copy_tasks, [&](size_t k) {
     const uint32_t t0 = cut[k], t1 = cut[k + 1];
     std::vector<uint64_t>& recv = task_received[k];
@@ -392,8 +386,8 @@ Machine::ExchangeCost Machine::apply_exchange() {
         const SendRuns r = decode_send_entry(l, e);  // checked above
         if (r.bytes == 0) continue;
         runs += r.count - 1;
-        uint8_t* dst = srams[r.node] + (r.dst - arch::kSramBase);
-        const uint8_t* src = srams[t] + (r.src - arch::kSramBase);
+        uint8_t* dst = sram_->tile(r.node).data() + (r.dst - arch::kSramBase);
+        const uint8_t* src = sram_->tile(t).data() + (r.src - arch::kSramBase);
         for (uint32_t c = 0; c < r.count; ++c, dst += r.dst_stride, src += r.src_stride) std::memcpy(dst, src, r.bytes);
         const uint64_t words = uint64_t{r.bytes / 4} * r.count;
         sent[t] += words;
