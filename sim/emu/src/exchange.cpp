@@ -6,9 +6,9 @@
 #include <cstring>
 #include <span>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "tessera/arch/control.h"
@@ -55,24 +55,34 @@ struct Scratch {
   std::vector<uint64_t> sent, received, runs;
   std::vector<uint64_t> bytes;  // [tile]: what its list moves, for the copies' blocks
   std::vector<uint32_t> cut;    // [task], tasks + 1: the copies' blocks of source tiles
-  // The parallel parts (below): each task's words received per tile, and each task's or
+  // The parallel parts (below): each task's words received per tile (all zero between
+  // exchanges: the sum clears what it reads) and the tiles it wrote, and each task's or
   // destination's first failed check.
   std::vector<std::vector<uint64_t>> task_received;
-  std::vector<uint32_t> task_hops;
-  // [tile]: its place in the mesh, what every entry moved reads without a division.
+  std::vector<uint32_t> task_hops, task_low, task_high;
+  // [tile]: its place in the mesh, what every entry moved reads without a division, for a
+  // mesh of places_cols columns.
   std::vector<Place> places;
+  uint32_t places_cols = 0;
   struct Failure {
     uint32_t tile = 0, code = 0, at = 0;
     std::string what;
   };
   std::vector<Failure> failures, task_failures;
-  std::string key;  // this exchange's key (below)
-  // Exchanges that passed every check, by their keys' hashes: the keys of those checked
-  // twice, and the shapes (each active tile, its list's place and length) of those checked
-  // once.
-  std::unordered_map<uint64_t, std::string> checked;
+  // Exchanges that passed every check, by their shapes' hashes (each active tile, its
+  // list's place and length): the shapes of those checked once, and the keys (below) of
+  // those checked twice, a few a shape.
   std::unordered_set<uint64_t> shapes;
-  void reset(uint32_t n, uint32_t tasks) {
+  std::unordered_map<uint64_t, std::vector<std::string>> checked;
+  size_t checked_keys = 0;
+  void reset(uint32_t n) {
+    lists.assign(n, {});
+    sent.assign(n, 0);
+    received.assign(n, 0);
+    runs.assign(n, 0);
+  }
+  // The working lists of the checks.
+  void reset_checks(uint32_t n, uint32_t tasks) {
     if (writes.size() < tasks) writes.resize(tasks);
     if (sources.size() < tasks) sources.resize(tasks);
     if (at.size() < tasks) at.resize(tasks);
@@ -83,10 +93,6 @@ struct Scratch {
     }
     source_begin.assign(n, 0);
     source_end.assign(n, 0);
-    lists.assign(n, {});
-    sent.assign(n, 0);
-    received.assign(n, 0);
-    runs.assign(n, 0);
     failures.resize(n);
     for (Failure& f : failures) f.code = 0;
     task_failures.resize(tasks);
@@ -118,7 +124,7 @@ Machine::ExchangeCost Machine::apply_exchange() {
   // reference, the driving thread's (a thread_local named in a task would be the worker's).
   thread_local Scratch driver_scratch;
   Scratch& scratch = driver_scratch;
-  scratch.reset(n, static_cast<uint32_t>(tasks));
+  scratch.reset(n);
   auto& lists = scratch.lists;
   // The messages are built only when a check fails.
   const auto when = [&] { return " in the exchange of superstep " + std::to_string(superstep_); };
@@ -127,9 +133,10 @@ Machine::ExchangeCost Machine::apply_exchange() {
   // on a machine of this shape passes them again, so those checks are skipped (sorting every
   // tile's writes was most of an exchange's time). The key: the machine's shape, each
   // active tile, its list's place and length (together, the exchange's shape), then each
-  // list's contents. Only an exchange whose shape passed the checks before is hashed where
-  // its lists lie, and its key built (a copy of every list) only to compare with a stored
-  // key of the same hash, or to store it when it passes the checks again: a program run
+  // list's contents. Only an exchange whose shape passed the checks before is compared with
+  // the keys stored for that shape, where its lists lie (no copy, no hash of the contents:
+  // those were a tenth of a repeated AlexNet inference's serial part); its key is built (a
+  // copy of every list) only to be stored when it passes the checks again. A program run
   // once (one image's inference) reads each list only to check and to move its words, a
   // training loop checks each exchange twice.
   const auto tile_list = [&](uint32_t t) {
@@ -159,35 +166,33 @@ Machine::ExchangeCost Machine::apply_exchange() {
   }
   const uint64_t shape = hash;
   const bool seen_shape = keyed && scratch.shapes.contains(shape);
-  if (seen_shape) {
-    for (uint32_t t = 0; t < n; ++t) {
-      if (!active(t)) continue;
-      const auto l = tile_list(t);
-      mix(std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(l.data()), l.size_bytes())));
-    }
-  }
-  std::string& key = scratch.key;
-  const auto build_key = [&] {
-    key.clear();
-    const auto put = [&](uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
-    put(n);
-    put(sram_end);
-    put(layout_.firmware_end);
+  // The key's parts in order, each handed to `part(bytes, length)` until it returns false.
+  const auto key_parts = [&](auto&& part) {
+    const auto word = [&](uint64_t v) { return part(&v, sizeof v); };
+    if (!word(n) || !word(sram_end) || !word(layout_.firmware_end)) return false;
     for (uint32_t t = 0; t < n; ++t) {
       if (!active(t)) continue;
       const SyncState& s = syncs_[t];
-      put(t);
-      put(s.xchg_list);
-      put(s.xchg_entries);
       const auto l = tile_list(t);
-      key.append(reinterpret_cast<const char*>(l.data()), l.size_bytes());
+      if (!word(t) || !word(s.xchg_list) || !word(s.xchg_entries) || !part(l.data(), l.size_bytes())) return false;
     }
+    return true;
   };
-  const auto stored = seen_shape ? scratch.checked.find(hash) : scratch.checked.end();
-  if (stored != scratch.checked.end() && (build_key(), key == stored->second)) {
+  const auto matches = [&](const std::string& key) {
+    size_t at = 0;
+    return key_parts([&](const void* p, size_t bytes) {
+             if (key.size() - at < bytes || std::memcmp(key.data() + at, p, bytes) != 0) return false;
+             at += bytes;
+             return true;
+           }) &&
+           at == key.size();
+  };
+  const auto stored = seen_shape ? scratch.checked.find(shape) : scratch.checked.end();
+  if (stored != scratch.checked.end() && std::any_of(stored->second.begin(), stored->second.end(), matches)) {
     for (uint32_t t = 0; t < n; ++t)
       if (active(t)) lists[t] = tile_list(t);
   } else {
+    scratch.reset_checks(n, static_cast<uint32_t>(tasks));
     // Read and check every send list, each source tile on its own (in parallel): each
     // entry on its own, then its runs kept as the writes of its destination. Each task stops
     // at its first failure; the first in tile order is reported.
@@ -318,9 +323,15 @@ Machine::ExchangeCost Machine::apply_exchange() {
         if (scratch.shapes.size() >= 4096) scratch.shapes.clear();
         scratch.shapes.insert(shape);
       } else {
-        if (scratch.checked.size() >= 1024) scratch.checked.clear();
-        build_key();
-        scratch.checked[hash] = key;
+        if (scratch.checked_keys >= 1024) scratch.checked.clear(), scratch.checked_keys = 0;
+        std::vector<std::string>& keys = scratch.checked[shape];
+        if (keys.size() >= 4) keys.erase(keys.begin()), --scratch.checked_keys;
+        std::string& key = keys.emplace_back();
+        ++scratch.checked_keys;
+        key_parts([&](const void* p, size_t bytes) {
+          key.append(static_cast<const char*>(p), bytes);
+          return true;
+        });
       }
     }
   }
@@ -338,6 +349,8 @@ Machine::ExchangeCost Machine::apply_exchange() {
   auto& sent_runs = scratch.runs;
   auto& task_received = scratch.task_received;
   auto& task_hops = scratch.task_hops;
+  auto& task_low = scratch.task_low;
+  auto& task_high = scratch.task_high;
   // The copies in blocks of source tiles of about equal bytes: a layer's senders are often a
   // few neighbouring tiles, and blocks of equal tile counts left one task nearly all of
   // them. They run on the pool too where the lists are short but move many bytes
@@ -371,14 +384,20 @@ Machine::ExchangeCost Machine::apply_exchange() {
   }
   if (task_received.size() < copy_tasks) task_received.resize(copy_tasks);
   task_hops.assign(copy_tasks, 0);
+  task_low.assign(copy_tasks, n);
+  task_high.assign(copy_tasks, 0);
   auto& places = scratch.places;
-  places.resize(n);
-  for (uint32_t t = 0; t < n; ++t)
-    places[t] = {static_cast<int32_t>(t % target_.mesh_cols), static_cast<int32_t>(t / target_.mesh_cols)};
+  if (places.size() != n || scratch.places_cols != target_.mesh_cols) {
+    places.resize(n);
+    scratch.places_cols = target_.mesh_cols;
+    for (uint32_t t = 0; t < n; ++t)
+      places[t] = {static_cast<int32_t>(t % target_.mesh_cols), static_cast<int32_t>(t / target_.mesh_cols)};
+  }
   pool_->run(copy_tasks, [&](size_t k) {
     const uint32_t t0 = cut[k], t1 = cut[k + 1];
     std::vector<uint64_t>& recv = task_received[k];
-    recv.assign(n, 0);
+    if (recv.size() != n) recv.assign(n, 0);
+    uint32_t low = n, high = 0;
     for (uint32_t t = t0; t < t1; ++t) {
       uint64_t runs = 0;  // runs of strided entries after their first
       const auto& l = lists[t];
@@ -392,18 +411,23 @@ Machine::ExchangeCost Machine::apply_exchange() {
         const uint64_t words = uint64_t{r.bytes / 4} * r.count;
         sent[t] += words;
         recv[r.node] += words;
+        low = std::min(low, r.node);
+        high = std::max(high, r.node + 1);
         task_hops[k] = std::max(task_hops[k], hops(places[t], places[r.node]));
       }
       syncs_[t].xchg_sent = static_cast<uint32_t>(sent[t]);
       sent_runs[t] = runs;
     }
+    task_low[k] = low;
+    task_high[k] = high;
   });
   const uint32_t max_hops = *std::max_element(task_hops.begin(), task_hops.end());
-  // Task by task, each a pass in order (destination by destination, each took a cache miss
-  // a task: a quarter of this function's time for AlexNet's 1,472 tiles).
+  // Task by task, each a pass in order over the tiles it wrote (destination by destination,
+  // each took a cache miss a task: a quarter of this function's time for AlexNet's 1,472
+  // tiles), clearing what it reads for the next exchange.
   for (uint32_t k = 0; k < copy_tasks; ++k) {
-    const uint64_t* from = task_received[k].data();
-    for (uint32_t d = 0; d < n; ++d) received[d] += from[d];
+    uint64_t* from = task_received[k].data();
+    for (uint32_t d = task_low[k]; d < task_high[k]; ++d) received[d] += std::exchange(from[d], 0);
   }
   for (uint32_t d = 0; d < n; ++d) {
     syncs_[d].recv_count += static_cast<uint32_t>(received[d]);
