@@ -230,6 +230,13 @@ void Machine::run_round(std::chrono::steady_clock::time_point deadline) {
                 std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count())};
   if (native_)
     pool_->run(runnable.size(), [&r](size_t i) {
+      // The task this thread most likely runs after the next (each thread takes its range in
+      // order): an idle tile's turn is a few cache misses, 1,472 tiles a superstep.
+      if (i + 2 < r.runnable.size()) {
+        const uint32_t ahead = r.runnable[i + 2];
+        r.m.native_->prefetch(ahead);
+        __builtin_prefetch(r.m.tiles_[ahead].get());
+      }
       Tile& tile = *r.m.tiles_[r.runnable[i]];
       tile.hart().set_cycle(r.m.superstep_start_cycle_);  // release() leaves these to here
       tile.set_superstep(r.m.superstep_);

@@ -2,7 +2,8 @@
 
 namespace tessera::emu {
 
-NativeTiles::NativeTiles(std::vector<std::unique_ptr<Tile>>& tiles) : tiles_(tiles), native_(tiles.size()) {
+NativeTiles::NativeTiles(std::vector<std::unique_ptr<Tile>>& tiles)
+    : tiles_(tiles), native_(tiles.size()), headers_(tiles.size()) {
   for (auto& t : tiles_) regs_.push_back(std::make_unique<Regs>(*t));
 }
 
@@ -14,6 +15,7 @@ void NativeTiles::reset(uint32_t header) {
     n.sram_bytes = static_cast<uint32_t>(tiles_[i]->sram().size());
     n.regs = regs_[i].get();
     n.header = header;
+    headers_[i] = reinterpret_cast<uintptr_t>(n.sram) + header - arch::kSramBase;
   }
 }
 

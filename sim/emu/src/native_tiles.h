@@ -3,6 +3,7 @@
 // register block, exactly as its RISC-V build's loads and stores do in ISS mode.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -19,6 +20,13 @@ class NativeTiles {
   // Runs tile `t` to its next barrier or until it halts, or until `deadline_ns`
   // (steady_clock, 0: none) passes between two control-program ops.
   void run_until_sync(uint32_t t, int64_t deadline_ns);
+  // Asks the cache for what run_until_sync(t) reads first: tile t's state, its register
+  // block and its header (a hint: nothing is read, so it races with no thread running t).
+  void prefetch(uint32_t t) const {
+    __builtin_prefetch(&native_[t]);
+    __builtin_prefetch(regs_[t].get());
+    __builtin_prefetch(reinterpret_cast<const void*>(headers_[t]));
+  }
 
  private:
   // The register block of one emulated tile, as the native firmware sees it.
@@ -44,6 +52,7 @@ class NativeTiles {
     fw::NativeTile tile;
   };
   std::vector<Slot> native_;
+  std::vector<uintptr_t> headers_;  // [tile]: the host address of its header in its SRAM
 };
 
 }  // namespace tessera::emu
