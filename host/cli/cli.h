@@ -82,9 +82,11 @@ using LowerWith = std::function<graph::Graph(const Proportions&, std::vector<opg
 // again: with half the share for the ops whose temporaries take the most at the peaks of the
 // tiles that do not fit (opgraph::OpShrinker; kOpRounds times at most), or, where the
 // lowering named no ops, none can shrink or a smaller share left an op no plan, with half the
-// proportion for every op, down to 1/16; saying so each time.
+// proportion for every op, down to 1/16; saying so each time. With `may_spread` (plans for
+// the host), the first lowering that does not fit is lowered again at once with the window
+// ops spread over the tiles (Proportions::spread), before any share is made smaller.
 exe::Executable compile_with_proportions(double first, bool is_fixed, const passes::CompileOptions& o,
-                                         const std::string& output, const LowerWith& lower);
+                                         const std::string& output, const LowerWith& lower, bool may_spread = false);
 // The memory proportion to lower a training graph with first: 0.5, or 0.25 when its
 // persistent bytes (weights, velocities and gradients) take more than half of
 // what the firmware leaves on the target's tiles, where half a tile for one op's temporaries

@@ -54,7 +54,7 @@ double first_proportion(double persistent_bytes, const arch::Target& target, uin
 }
 
 exe::Executable compile_with_proportions(double first, bool is_fixed, const passes::CompileOptions& o,
-                                         const std::string& output, const LowerWith& lower) {
+                                         const std::string& output, const LowerWith& lower, bool may_spread) {
   std::exception_ptr fit_error;  // the last proportion that lowered but did not fit
   std::set<double> tried;
   Proportions props{first, {}};
@@ -93,6 +93,12 @@ exe::Executable compile_with_proportions(double first, bool is_fixed, const pass
     try {
       return compile_and_write(std::move(*g), o, output);
     } catch (const passes::CompileError& e) {
+      if (may_spread && !props.spread) {
+        props.spread = true;
+        note("does not fit with memory proportion " + proportion(p) + ": lowering again with each window op on " +
+             "the tiles after the one before's");
+        continue;
+      }
       if (is_fixed) throw;
       fit_error = std::current_exception();
       // The ops whose temporaries fill the tiles that do not fit get half their share; the
@@ -188,6 +194,7 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
     lo.lowered_ops = lowered;
     lo.in_place = !c.no_in_place;
     lo.plan_for = c.plan == "host" ? ops::PlanFor::kHost : ops::PlanFor::kMachine;
+    lo.spread_window_ops = props.spread;
     lo.note = note;
     const auto lower_start = std::chrono::steady_clock::now();
     try {
@@ -198,7 +205,7 @@ int compile_onnx(const CompileArgs& c, const CLI::App& cmd) {
     note("lowered in " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - lower_start).count()) +
          " s with memory proportion " + proportion(p) + "; program \"infer\" x " + std::to_string(batches));
     return g;
-  });
+  }, c.plan == "host");
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("wrote %s, compiled in %.2f s\n", c.output.c_str(), s);
   return 0;

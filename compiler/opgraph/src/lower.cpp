@@ -43,7 +43,8 @@ class Lowering : public detail::LowerContext {
         available_(double(g.target().sram_bytes) - o.firmware_bytes), budget_(o.memory_proportion * available_),
         op_proportions_(o.op_proportions), lowered_ops_(o.lowered_ops), first_op_index_(o.first_op_index),
         train_(o.train), force_big_(o.big_model), in_place_(o.in_place), early_updates_(o.early_updates),
-        plan_for_(o.plan_for), recompute_(o.recompute), note_(o.note), tensors_(og.values().size()),
+        plan_for_(o.plan_for), spread_window_ops_(o.spread_window_ops), recompute_(o.recompute), note_(o.note),
+        tensors_(og.values().size()),
         uses_(og.values().size(), 0),
         whole_rows_(og.values().size(), false) {
     if (!(o.memory_proportion > 0 && o.memory_proportion <= 1))
@@ -568,6 +569,7 @@ class Lowering : public detail::LowerContext {
   // shared equally.
   double send_budget() override { return 0.5 * budget_ / std::max<uint32_t>(1, convs_); }
   ops::PlanFor plan_for() override { return plan_for_; }
+  bool spread_window_ops() override { return spread_window_ops_; }
   void set_result(const Op& op, const graph::Tensor& t) override { tensors_[op.result.id] = t; }
   void note(const std::string& line) override {
     if (note_) note_(line);
@@ -759,6 +761,7 @@ class Lowering : public detail::LowerContext {
   const bool force_big_;  // LowerOptions::big_model
   const bool in_place_, early_updates_;  // LowerOptions::in_place, early_updates
   const ops::PlanFor plan_for_;          // LowerOptions::plan_for
+  const bool spread_window_ops_;         // LowerOptions::spread_window_ops
   const std::set<OpKind> recompute_;     // LowerOptions::recompute
   const std::function<void(const std::string&)> note_;  // LowerOptions::note
   uint32_t next_vector_tile_ = 0;

@@ -68,7 +68,11 @@ class LowerContext {
   virtual bool streams_weights(const Op& op) { (void)op; return false; }
   // A line for the user about how an op was lowered (LowerOptions::note).
   virtual void note(const std::string& line) { (void)line; }
-  // ops::plan_window over window_tiles(), within budget().
+  // Whether each window op starts where the one before ended (LowerOptions::spread_window_ops).
+  virtual bool spread_window_ops() { return false; }
+  // ops::plan_window over window_tiles(), within budget(): from their first tile, or with
+  // spread_window_ops() from the tile after the last one the plan before used, back to the
+  // first when its jobs do not fit before the end.
   ops::WindowPlan plan_window(ops::WindowKind kind, const ops::WindowGeometry& geo, uint32_t batch,
                               const std::string& name, bool split_inputs = false,
                               double send_budget = std::numeric_limits<double>::infinity()) {
@@ -76,8 +80,17 @@ class LowerContext {
     ops::WindowPlan p =
         ops::plan_window(kind, geo, batch, count, cost(), budget(), name, split_inputs, send_budget, plan_for());
     p.first = first;
+    if (spread_window_ops()) {
+      const uint32_t jobs = p.pn * p.pc * p.ps * p.pk;
+      if (next_window_tile_ + jobs > count) next_window_tile_ = 0;
+      p.first += next_window_tile_;
+      next_window_tile_ += jobs;
+    }
     return p;
   }
+
+ private:
+  uint32_t next_window_tile_ = 0;  // with spread_window_ops(): where the next plan starts
 };
 
 // What an op's gradient rule sees (autodiff.h): the graph to add ops to, the forward op,

@@ -69,6 +69,11 @@ struct LowerOptions {
   // What the window ops (conv2d, pools, LRN) are planned for: the machine's time or native
   // mode's (ops::PlanFor).
   ops::PlanFor plan_for = ops::PlanFor::kMachine;
+  // Each window op's tiles start where the one before's ended (around window_tiles), not at
+  // the first: for plans for the host, whose few jobs each would otherwise pile the model's
+  // weights onto the same tiles (LowerContext::plan_window). Off, each op follows the one
+  // before on the same tiles, its input mostly there already.
+  bool spread_window_ops = false;
   std::set<OpKind> recompute = {};
   // Tensors already in the graph to use for the op graph's parameters of these names (e.g.
   // those that lowering a training graph into the same vertex graph returned), so that a

@@ -21,6 +21,7 @@ namespace tessera::opgraph {
 struct Proportions {
   double all = 0.5;
   std::map<size_t, double> ops;
+  bool spread = false;  // LowerOptions::spread_window_ops
   double of(size_t op) const {
     const auto it = ops.find(op);
     return it == ops.end() ? all : std::min(all, it->second);
