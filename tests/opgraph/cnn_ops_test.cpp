@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -24,6 +25,7 @@
 #include "tessera/ops/window.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/seeded.h"
 
 namespace tessera::testing {
 namespace {
@@ -458,10 +460,9 @@ TEST(WindowPlanner, PlannedForTheHostMovesFewerWordsOverEnoughTiles) {
 TEST(HostPlan, WindowOpsTakeTheTilesAfterTheOneBefore) {
   OpGraph og;
   const Value x = og.input("x", DType::kF32, {2, 4, 12, 12});
-  std::vector<float> w1(8 * 4 * 9), w2(8 * 8 * 9), xs(2 * 4 * 12 * 12);
-  for (size_t i = 0; i < w1.size(); ++i) w1[i] = float((i * 37) % 17) / 17.0f - 0.5f;
-  for (size_t i = 0; i < w2.size(); ++i) w2[i] = float((i * 29) % 13) / 13.0f - 0.5f;
-  for (size_t i = 0; i < xs.size(); ++i) xs[i] = float((i * 11) % 23) / 23.0f - 0.5f;
+  std::mt19937 rng(7);
+  const std::vector<float> w1 = testutil::seeded(8 * 4 * 9, 0.5f, rng), w2 = testutil::seeded(8 * 8 * 9, 0.5f, rng);
+  std::vector<float> xs = testutil::seeded(2 * 4 * 12 * 12, 0.5f, rng);
   opgraph::Conv2dAttrs pad1;
   pad1.pad_top = pad1.pad_left = pad1.pad_bottom = pad1.pad_right = 1;
   const Value c1 = og.conv2d(x, og.constant("w1", {8, 4, 3, 3}, w1), Value{}, pad1, "c1");
