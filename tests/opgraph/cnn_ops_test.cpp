@@ -66,6 +66,32 @@ std::vector<float> read_f32(const fs::path& p) {
   return v;
 }
 
+passes::CompileOptions firmware_options() {
+  return passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
+}
+
+// Runs program "infer" of `e` on the emulator: `in` fed to the streams of those names, and
+// outputs of the given sizes read back, by name.
+std::map<std::string, std::vector<float>> run_infer(const exe::Executable& e, emu::Mode mode,
+                                                    std::map<std::string, std::vector<float>> in,
+                                                    const std::map<std::string, size_t>& out_sizes) {
+  emu::MachineOptions mo;
+  mo.target = arch::find_target(e.target);
+  mo.mode = mode;
+  emu::Machine m(mo);
+  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
+  runtime::Engine engine(m, e);
+  engine.load();
+  std::map<std::string, std::vector<float>> out;
+  for (auto& [name, data] : in) engine.connect_stream(name, std::span(data));
+  for (const auto& [name, size] : out_sizes) {
+    out[name].resize(size);
+    engine.connect_stream(name, std::span(out[name]));
+  }
+  engine.run("infer", std::chrono::minutes(5));
+  return out;
+}
+
 class CnnOps : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -183,9 +209,6 @@ class CnnOps : public ::testing::Test {
     EXPECT_EQ(bad, 0u) << what;
   }
 
-  static passes::CompileOptions options() {
-    return passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
-  }
 
   // Runs program "infer" of `e` on the emulator; returns the output streams, by name.
   static std::map<std::string, std::vector<float>> run(const exe::Executable& e, const Case& c, emu::Mode mode) {
@@ -195,28 +218,15 @@ class CnnOps : public ::testing::Test {
   static std::map<std::string, std::vector<float>> run(const exe::Executable& e, const Case& c, emu::Mode mode,
                                                        const std::vector<std::string>& inputs,
                                                        const std::vector<std::string>& outputs) {
-    emu::MachineOptions mo;
-    mo.target = arch::find_target(e.target);
-    mo.mode = mode;
-    emu::Machine m(mo);
-    m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
-    runtime::Engine engine(m, e);
-    engine.load();
-    std::map<std::string, std::vector<float>> in, out;
-    for (const std::string& name : inputs) {
-      in[name] = data(c, name);
-      engine.connect_stream(name, std::span(in[name]));
-    }
-    for (const std::string& name : outputs) {
-      out[name].resize(data(c, name).size());
-      engine.connect_stream(name, std::span(out[name]));
-    }
-    engine.run("infer", std::chrono::minutes(5));
-    return out;
+    std::map<std::string, std::vector<float>> in;
+    std::map<std::string, size_t> sizes;
+    for (const std::string& name : inputs) in[name] = data(c, name);
+    for (const std::string& name : outputs) sizes[name] = data(c, name).size();
+    return run_infer(e, mode, std::move(in), sizes);
   }
 
   static exe::Executable lower_and_compile(const OpGraph& og, opgraph::LowerOptions lo = {}) {
-    const passes::CompileOptions co = options();
+    const passes::CompileOptions co = firmware_options();
     graph::Graph g(*arch::find_target("small"));
     lo.firmware_bytes = co.layout.firmware_end - arch::kSramBase;
     opgraph::lower(og, g, lo);
@@ -288,7 +298,7 @@ TEST_F(CnnOps, ForcedSplitsMatchTorch) {
         const uint64_t y_per_tile = part(ys[0], p.pn) * part(ys[1], p.pc) * part(ys[2], p.ps) * ys[3];
         if (p.pk > 1 && y_per_tile > 8192) continue;
         input_splits += p.pk > 1;
-        const passes::CompileOptions co = options();
+        const passes::CompileOptions co = firmware_options();
         graph::Graph g(*arch::find_target("small"));
         graph::Tensor x = g.add_variable(DType::kF32, xs, "x");
         g.map_linearly(x, xs.back());
@@ -462,7 +472,7 @@ TEST(HostPlan, WindowOpsTakeTheTilesAfterTheOneBefore) {
   const Value x = og.input("x", DType::kF32, {2, 4, 12, 12});
   std::mt19937 rng(7);
   const std::vector<float> w1 = testutil::seeded(8 * 4 * 9, 0.5f, rng), w2 = testutil::seeded(8 * 8 * 9, 0.5f, rng);
-  std::vector<float> xs = testutil::seeded(2 * 4 * 12 * 12, 0.5f, rng);
+  const std::vector<float> xs = testutil::seeded(2 * 4 * 12 * 12, 0.5f, rng);
   opgraph::Conv2dAttrs pad1;
   pad1.pad_top = pad1.pad_left = pad1.pad_bottom = pad1.pad_right = 1;
   const Value c1 = og.conv2d(x, og.constant("w1", {8, 4, 3, 3}, w1), Value{}, pad1, "c1");
@@ -471,7 +481,7 @@ TEST(HostPlan, WindowOpsTakeTheTilesAfterTheOneBefore) {
   pool.kernel_h = pool.kernel_w = pool.stride_h = pool.stride_w = 2;
   og.output("y", og.max_pool2d(c2, pool, "p"));
 
-  const passes::CompileOptions co = passes::firmware_options(std::string(TESSERA_TILE_BIN_DIR) + "/runtime/tessera-firmware.elf");
+  const passes::CompileOptions co = firmware_options();
   graph::Graph g(*arch::find_target("medium"));
   opgraph::LowerOptions lo;
   lo.firmware_bytes = co.layout.firmware_end - arch::kSramBase;
@@ -488,18 +498,8 @@ TEST(HostPlan, WindowOpsTakeTheTilesAfterTheOneBefore) {
   EXPECT_LT(*tiles["c1"].rbegin(), *tiles["c2"].begin());
   EXPECT_LT(*tiles["c2"].rbegin(), *tiles["p"].begin());
 
-  const exe::Executable e = passes::compile(g, co);
-  emu::MachineOptions mo;
-  mo.target = arch::find_target(e.target);
-  mo.mode = emu::Mode::kNative;
-  emu::Machine m(mo);
-  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
-  runtime::Engine engine(m, e);
-  engine.load();
-  std::vector<float> y(2 * 8 * 6 * 6);
-  engine.connect_stream("x", std::span(xs));
-  engine.connect_stream("y", std::span(y));
-  engine.run("infer", std::chrono::minutes(5));
+  const std::vector<float> y =
+      run_infer(passes::compile(g, co), emu::Mode::kNative, {{"x", xs}}, {{"y", 2 * 8 * 6 * 6}}).at("y");
   const std::vector<opgraph::Words> v = opgraph::evaluate(og, {{"x", opgraph::to_words(xs)}});
   std::vector<float> want;
   for (const opgraph::Op& op : og.ops())
@@ -540,7 +540,7 @@ TEST_F(CnnOps, ConvGradSplitsMatchTorch) {
   for (const Case& c : cases_) {
     if (c.op != "conv2d_grad") continue;
     for (const double budget : {1.0, 600.0, 4000.0}) {
-      const passes::CompileOptions co = options();
+      const passes::CompileOptions co = firmware_options();
       graph::Graph g(*arch::find_target("small"));
       const std::vector<uint32_t> xs = c.dims("x"), ws = c.dims("w"), ys = c.dims("dy");
       graph::Program body = graph::Sequence();

@@ -323,9 +323,15 @@ Machine::ExchangeCost Machine::apply_exchange() {
         if (scratch.shapes.size() >= 4096) scratch.shapes.clear();
         scratch.shapes.insert(shape);
       } else {
-        if (scratch.checked_keys >= 1024) scratch.checked.clear(), scratch.checked_keys = 0;
+        if (scratch.checked_keys >= 1024) {
+          scratch.checked.clear();
+          scratch.checked_keys = 0;
+        }
         std::vector<std::string>& keys = scratch.checked[shape];
-        if (keys.size() >= 4) keys.erase(keys.begin()), --scratch.checked_keys;
+        if (keys.size() >= 4) {
+          keys.erase(keys.begin());
+          --scratch.checked_keys;
+        }
         std::string& key = keys.emplace_back();
         ++scratch.checked_keys;
         key_parts([&](const void* p, size_t bytes) {
