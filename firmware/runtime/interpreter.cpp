@@ -70,6 +70,48 @@ void push(RunState& st, uint32_t body, uint32_t end, uint32_t next, uint32_t tim
   st.pc = body;
 }
 
+// The op at the state's position, after closing every body that ends there (running it
+// again or continuing after it).
+struct Decoded {
+  uint32_t pc, op, limit, next;  // limit: where the innermost body (or the program) ends
+  const uint32_t* arg;
+};
+
+// False when the op is unknown, it or its operands run past `limit`, or the position is at
+// or past `limit` (off the end of the program without End): a bad program at st.pc.
+bool decode(RunState& st, const uint32_t* prog, uint32_t program_words, Decoded& d) {
+  while (st.depth > 0 && st.pc == st.frames[st.depth - 1].end) {
+    RunFrame& f = st.frames[st.depth - 1];
+    if (f.left > 1) {
+      --f.left;
+      st.pc = f.body;
+    } else {
+      st.pc = f.next;
+      --st.depth;
+    }
+  }
+  d.limit = st.depth > 0 ? st.frames[st.depth - 1].end : program_words;
+  d.pc = st.pc;
+  if (d.pc >= d.limit) return false;
+  d.op = prog[d.pc];
+  const int nargs = operand_count(d.op);
+  if (nargs < 0 || d.limit - d.pc - 1 < static_cast<uint32_t>(nargs)) return false;
+  d.arg = prog + d.pc + 1;
+  d.next = d.pc + 1 + static_cast<uint32_t>(nargs);
+  return true;
+}
+
+// A Repeat's body entered or skipped (its operands checked: false for a bad program).
+bool enter_repeat(RunState& st, const Decoded& d) {
+  const uint32_t count = d.arg[0], body_words = d.arg[1];
+  if (body_words > d.limit - d.next || st.depth >= kCtlMaxNesting) return false;
+  if (count == 0 || body_words == 0)
+    st.pc = d.next + body_words;  // nothing to run
+  else
+    push(st, d.next, d.next + body_words, d.next + body_words, count);
+  return true;
+}
+
 }  // namespace
 
 StepResult run_until_sync(RunState& st) {
@@ -82,26 +124,10 @@ StepResult run_until_sync(RunState& st) {
     // Native mode's watchdog, between two ops (a program that loops without a barrier
     // would otherwise hold the host thread for ever); nothing on RISC-V.
     if (tile_should_yield()) return StepResult::kYield;
-    // Close every body that ends here: run it again or continue after it.
-    while (st.depth > 0 && st.pc == st.frames[st.depth - 1].end) {
-      RunFrame& f = st.frames[st.depth - 1];
-      if (f.left > 1) {
-        --f.left;
-        st.pc = f.body;
-      } else {
-        st.pc = f.next;
-        --st.depth;
-      }
-    }
-    // The innermost body (or the program) ends at `limit`: ops and bodies must fit in it.
-    const uint32_t limit = st.depth > 0 ? st.frames[st.depth - 1].end : h.program_words;
-    const uint32_t pc = st.pc;
-    if (pc >= limit) bad_program(pc);  // ran off the end of the program without End
-    const uint32_t op = prog[pc];
-    const int nargs = operand_count(op);
-    if (nargs < 0 || limit - pc - 1 < static_cast<uint32_t>(nargs)) bad_program(pc);
-    const uint32_t* arg = prog + pc + 1;
-    const uint32_t next = pc + 1 + static_cast<uint32_t>(nargs);
+    Decoded d;
+    if (!decode(st, prog, h.program_words, d)) bad_program(st.pc);
+    const uint32_t pc = d.pc, op = d.op, limit = d.limit, next = d.next;
+    const uint32_t* arg = d.arg;
 
     switch (op) {
       case kCtlEnd:
@@ -138,15 +164,9 @@ StepResult run_until_sync(RunState& st) {
         return StepResult::kSync;
       }
 
-      case kCtlRepeat: {
-        const uint32_t count = arg[0], body_words = arg[1];
-        if (body_words > limit - next || st.depth >= kCtlMaxNesting) bad_program(pc);
-        if (count == 0 || body_words == 0)
-          st.pc = next + body_words;  // nothing to run
-        else
-          push(st, next, next + body_words, next + body_words, count);
+      case kCtlRepeat:
+        if (!enter_repeat(st, d)) bad_program(pc);
         break;
-      }
 
       case kCtlIf: {
         const uint32_t then_words = arg[1], else_words = arg[2];
@@ -167,5 +187,61 @@ StepResult run_until_sync(RunState& st) {
     }
   }
 }
+
+#if !defined(__riscv)
+namespace {
+
+// Entry `index` of a table of `count` T at tile address `table`, or null when the index is
+// out of range or the entry is not in SRAM.
+template <class T>
+const T* entry_or_null(uint32_t table, uint32_t count, uint32_t index) {
+  return index < count ? tile_ptr_or_null<const T>(table + index * static_cast<uint32_t>(sizeof(T))) : nullptr;
+}
+
+}  // namespace
+
+uint32_t pass_idle_supersteps(RunState& st, uint32_t most) {
+  const TileHeader* hp = tile_ptr_or_null<const TileHeader>(tile_header_addr());
+  if (!hp || hp->magic != kTileHeaderMagic || hp->version != kTileHeaderVersion) return 0;
+  const TileHeader h = *hp;
+  const uint32_t* prog = tile_ptr_or_null<const uint32_t>(h.program, h.program_words);
+  if (!prog || st.depth > kCtlMaxNesting) return 0;
+  RunState s = st;  // committed to `st` at each barrier passed
+  uint32_t passed = 0;
+  const ExchangeEntry* first = nullptr;  // the first barrier's exchange; null: a Sync
+  while (passed < most) {
+    Decoded d;
+    if (!decode(s, prog, h.program_words, d)) break;
+    if (d.op == kCtlExecute) {
+      const auto* set = entry_or_null<ComputeSetEntry>(h.compute_sets, h.num_compute_sets, d.arg[0]);
+      if (!set || set->count != 0) break;
+      s.pc = d.next;
+    } else if (d.op == kCtlRepeat) {
+      if (!enter_repeat(s, d)) break;
+    } else if (d.op == kCtlExchange || d.op == kCtlSync) {
+      if (d.op == kCtlExchange) {
+        const auto* x = entry_or_null<ExchangeEntry>(h.exchanges, h.num_exchanges, d.arg[0]);
+        if (!x || x->entries != 0 || x->recv_words != 0) break;
+        if (passed == 0) first = x;
+      }
+      s.pc = d.next;
+      st = s;
+      ++passed;
+    } else {
+      break;  // End, HostSync, If
+    }
+  }
+  if (passed == 0) return 0;
+  // The first barrier's arrival, as run_until_sync writes it.
+  if (first) {
+    reg_write<kTileRegXchgList>(first->send_list);
+    reg_write<kTileRegXchgEntries>(0);
+  }
+  reg_write<kTileRegRecvExpect>(0);
+  if (first) reg_write<kTileRegXchgStart>(1);
+  reg_write<kTileRegSync>(0);
+  return passed;
+}
+#endif
 
 }  // namespace tessera::fw

@@ -53,4 +53,21 @@ struct RunState {
 
 StepResult run_until_sync(RunState& state);
 
+#if !defined(__riscv)
+// Native mode only: passes, from where `state` is (the start of a superstep: the tile's
+// earlier barriers resolved), up to `most` supersteps in which the tile runs no vertex,
+// sends nothing and receives nothing: Executes of empty compute sets, Repeat headers and
+// ends of bodies, each superstep ended by an Exchange of no entries and no receive words or
+// by a Sync. When it passes one or more, it arrives at the first one's barrier with that
+// op's register writes, leaves `state` after the last one's, and returns how many: the
+// machine counts the tile arrived at the others' barriers as each superstep starts, with
+// no turn. 0: the next superstep does something (or the program or its tables are
+// wrong, which run_until_sync then reports); nothing was written. It reads nothing that
+// could change before the real turns would: the tile's SRAM is written only by the
+// exchanges, in which it receives nothing (a stray send is the machine's error at that
+// barrier), and by the host in a host sync or reset, and it stops at each HostSync, If and
+// End. Nothing halts the tile here; each bad address or index ends the pass.
+uint32_t pass_idle_supersteps(RunState& state, uint32_t most);
+#endif
+
 }  // namespace tessera::fw

@@ -89,6 +89,12 @@ NativeStop native_run_until_sync(NativeTile& tile) {
   });
 }
 
+uint32_t native_pass_idle_supersteps(NativeTile& tile, uint32_t most) {
+  if (tile.halted) return 0;
+  NativeTileBinding bind(tile);
+  return pass_idle_supersteps(tile.state, most);
+}
+
 NativeStop native_run_codelet(NativeTile& tile, uint32_t index, uint32_t state_addr) {
   return run_bound(tile, [&] {
     if (index >= tessera_codelet_count) tile_halt(arch::kExitBadProgram);

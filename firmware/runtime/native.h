@@ -80,6 +80,14 @@ enum class NativeStop { kSync, kHalted, kYield };
 // Returns kHalted at once if already halted.
 NativeStop native_run_until_sync(NativeTile& tile);
 
+// Passes up to `most` supersteps ahead in which the tile does nothing (runs no vertex, sends
+// and receives nothing: interpreter.h, pass_idle_supersteps), from where it stopped after a
+// barrier's release. Returns how many: 0 if none (or the tile is halted), nothing written;
+// else the tile has arrived at the first one's barrier as native_run_until_sync would have
+// (same register writes), and its position is after the last one's barrier: the machine
+// counts it arrived at the rest without calling it. Never halts the tile.
+uint32_t native_pass_idle_supersteps(NativeTile& tile, uint32_t most);
+
 // Runs codelet `index` of the table (codelets/codelets.h) on the vertex state at
 // `state_addr`, as one vertex of an Execute would (for tests and cost-model calibration).
 // Returns kSync when the codelet returned (the tile stays runnable), kHalted when it

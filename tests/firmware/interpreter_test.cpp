@@ -177,6 +177,108 @@ TEST(Interpreter, StateIsResumableAndLivesInTheTile) {
   EXPECT_EQ(r.tile.state.pc, 9u);
 }
 
+// Passing idle supersteps (native mode's pass_idle_supersteps): a tile passes, in one call,
+// the supersteps in which it runs no vertex, sends nothing and receives nothing, arriving
+// at the first barrier with the registers run_until_sync writes there; it stops before a
+// superstep with a vertex, a send or a receive, and before a HostSync, an If or End.
+struct IdleRun : NativeRun {
+  uint32_t empty_x = 0;  // exchange 0: nothing to send or receive (its list address only)
+  uint32_t in = 0;       // compute set 1's vertex copies 7 here
+
+  // The program; compute set 0 is empty, 1 has a vertex; exchange 0 is empty, 1 receives
+  // one word, 2 sends one.
+  explicit IdleRun(std::vector<uint32_t> program) {
+    image.program = std::move(program);
+    in = image.alloc(1);
+    const uint32_t out = image.put({7});
+    image.compute_sets = {{}, {image.vertex("copy", {in, out, 1})}};
+    const uint32_t list = image.put({out, 4, 0, in});  // one SendEntry
+    image.exchanges = {{list, 0, 0}, {list, 0, 1}, {list, 1, 0}};
+    image.streams = {{0}};
+    image.conditions = {image.alloc(1)};
+    image.write_header(image.write());
+    empty_x = list;
+  }
+  // Passes up to `most`; the position after, the stops written.
+  std::pair<uint32_t, std::vector<Access>> pass(uint32_t most = 100) {
+    regs.log.clear();
+    const uint32_t n = fw::native_pass_idle_supersteps(tile, most);
+    return {n, regs.log};
+  }
+};
+
+TEST(PassIdle, PassesEmptySupersteps_ArrivingAtTheFirstAsAnExchangeWould) {
+  IdleRun r({kCtlExecute, 0, kCtlExchange, 0,       // 1: idle
+             kCtlSync,                               // 2: idle
+             kCtlRepeat, 2, 3, kCtlExecute, 0, kCtlSync,  // 3, 4: idle
+             kCtlExecute, 0, kCtlExecute, 1, kCtlExchange, 0, kCtlEnd});  // 5: a vertex
+  const auto [n, log] = r.pass();
+  EXPECT_EQ(n, 4u);
+  // After the Repeat's last Sync: at its body's end, closed by the next step.
+  EXPECT_EQ(r.tile.state.pc, 11u);
+  EXPECT_EQ(r.tile.state.depth, 1u);
+  EXPECT_EQ(r.tile.state.frames[0].left, 1u);
+  const std::vector<Access> arrive = {{true, kTileRegXchgList, r.empty_x}, {true, kTileRegXchgEntries, 0},
+                                      {true, kTileRegRecvExpect, 0},       {true, kTileRegXchgStart, 1},
+                                      {true, kTileRegSync, 0}};
+  EXPECT_EQ(log, arrive);
+  // Nothing more to pass: the next call writes nothing, and the turn runs the vertex.
+  EXPECT_EQ(r.pass().first, 0u);
+  EXPECT_TRUE(r.regs.log.empty());
+  EXPECT_EQ(fw::native_run_until_sync(r.tile), fw::NativeStop::kSync);
+  EXPECT_EQ(r.image.get(r.in), 7u);
+  EXPECT_EQ(fw::native_run_until_sync(r.tile), fw::NativeStop::kHalted);
+  EXPECT_EQ(r.tile.exit_code, 0u);
+}
+
+TEST(PassIdle, ASyncFirstArrivesAsASync) {
+  IdleRun r({kCtlSync, kCtlExchange, 0, kCtlEnd});
+  const auto [n, log] = r.pass();
+  EXPECT_EQ(n, 2u);
+  EXPECT_EQ(log, (std::vector<Access>{{true, kTileRegRecvExpect, 0}, {true, kTileRegSync, 0}}));
+  EXPECT_EQ(r.tile.state.pc, 3u);  // on End: passing stops there, the turn ends the program
+}
+
+TEST(PassIdle, StopsAtAnyWorkOrBarrierWithTheHost) {
+  const std::vector<std::pair<const char*, std::vector<uint32_t>>> cases = {
+      {"a vertex", {kCtlExecute, 1, kCtlSync, kCtlEnd}},
+      {"a receive", {kCtlExecute, 0, kCtlExchange, 1, kCtlEnd}},
+      {"a send", {kCtlExchange, 2, kCtlEnd}},
+      {"a host sync", {kCtlHostSync, 0, kCtlEnd}},
+      {"an If", {kCtlIf, 0, 1, 0, kCtlSync, kCtlEnd}},
+      {"End", {kCtlEnd}},
+      {"a compute set out of range", {kCtlExecute, 9, kCtlSync, kCtlEnd}},
+      {"an exchange out of range", {kCtlExchange, 9, kCtlEnd}},
+      {"an unknown op", {77, kCtlSync, kCtlEnd}},
+      {"a Repeat running past the program", {kCtlRepeat, 2, 9, kCtlSync, kCtlEnd}},
+      {"the program's end without End", {kCtlExecute, 0}},
+  };
+  for (const auto& [what, program] : cases) {
+    // After one idle superstep (it passes that one and stops), and at once (nothing).
+    for (const bool after_one : {true, false}) {
+      std::vector<uint32_t> p = program;
+      if (after_one) p.insert(p.begin(), kCtlSync);
+      IdleRun r(p);
+      const auto [n, log] = r.pass();
+      EXPECT_EQ(n, after_one ? 1u : 0u) << what;
+      EXPECT_EQ(r.tile.state.pc, after_one ? 1u : 0u) << what;
+      EXPECT_EQ(log.size(), after_one ? 2u : 0u) << what;
+      EXPECT_FALSE(r.tile.halted) << what << ": passing never halts the tile";
+    }
+  }
+}
+
+TEST(PassIdle, PassesAtMostAsAskedAndNothingOnAHaltedTile) {
+  IdleRun r({kCtlRepeat, 1000, 1, kCtlSync, kCtlEnd});
+  EXPECT_EQ(r.pass(3).first, 3u);
+  EXPECT_EQ(r.tile.state.frames[0].left, 998u);  // the third body's run done, not yet closed
+  EXPECT_EQ(r.pass(5000).first, 997u);
+  EXPECT_EQ(r.tile.state.pc, 4u);
+  EXPECT_EQ(fw::native_run_until_sync(r.tile), fw::NativeStop::kHalted);
+  EXPECT_EQ(r.pass().first, 0u);
+  EXPECT_TRUE(r.regs.log.empty());
+}
+
 // The watchdog: a program that loops without a barrier gives the thread back at the
 // deadline, between two ops, and carries on from there when called again.
 TEST(Native, ALoopWithoutABarrierYieldsAtTheDeadline) {

@@ -42,6 +42,32 @@ struct Ring {
   }
 };
 
+// A relay: tile 0's word goes to tile 1 (exchange 0), which copies it on (compute set 0) for
+// exchange 1 to carry to tile 2, and so on to tile kHops: each tile works in one or two
+// supersteps and does nothing in the others, which native mode passes without turns
+// (MachineOptions::pass_idle_supersteps); the other tiles never work. ISS mode runs every
+// superstep of every tile, so each test below holds native mode to what it does.
+struct Relay {
+  static constexpr uint32_t kHops = 5;
+  std::vector<uint32_t> in, out;
+  handbuilt::ProgramBuilder b;
+
+  explicit Relay(emu::Machine& m) : b(m.tile_count(), layout_of(m)) {
+    for (uint32_t t = 0; t <= kHops; ++t) {
+      in.push_back(b.alloc(t, 1));
+      out.push_back(t == 0 ? b.put(0, {42}) : b.alloc(t, 1));
+    }
+    for (uint32_t h = 0; h < kHops; ++h) {
+      b.add_send(h, h, out[h], 4, h + 1, in[h + 1]);
+      b.expect(h + 1, h, 1);
+      b.add_vertex(h + 1, h, kCodelet_copy, {out[h + 1], in[h + 1], 1});
+    }
+    b.program().clear();
+    for (uint32_t h = 0; h < kHops; ++h) b.program().insert(b.program().end(), {arch::kCtlExchange, h, arch::kCtlExecute, h});
+    b.program().push_back(arch::kCtlEnd);
+  }
+};
+
 // Runs the loaded machine and returns the error text ("" if it finished).
 std::string run_for_error(emu::Machine& m, int timeout_ms = 20000) {
   try {
@@ -78,6 +104,27 @@ TEST_P(Errors, RunsAgainAfterAResetThatKeepsMemory) {
   m->write_reg(arch::kDevRegControl, device::kControlReset);  // SRAM kept: the ring turns on
   ASSERT_EQ(run_for_error(*m), "");
   EXPECT_EQ(handbuilt::read_words(*m, 5, r.out[5], 4), (std::vector<uint32_t>{1, 2, 3, 4}));
+}
+
+TEST_P(Errors, TheRelayPassesTilesThatDoNothing) {
+  Relay r(*m);
+  r.b.load(*m);
+  EXPECT_EQ(run_for_error(*m), "");
+  EXPECT_EQ(handbuilt::read_words(*m, Relay::kHops, r.out[Relay::kHops], 1), (std::vector<uint32_t>{42}));
+  EXPECT_EQ(m->superstep(), Relay::kHops);
+}
+
+// Tile 0 does nothing in supersteps 1 and 2 (passed) and sends to tile 12 in superstep 3,
+// where tile 12, which never works and so passes every superstep, expects nothing: tile 12
+// is named for the stray word at that barrier.
+TEST_P(Errors, AStraySendToATilePassingItsSupersteps) {
+  Relay r(*m);
+  r.b.add_send(0, 3, r.out[0], 4, 12, r.b.alloc(12, 1));
+  r.b.load(*m);
+  EXPECT_THAT(run_for_error(*m),
+              HasSubstr("tile 12 expected 0 words at the barrier of superstep 3 but received 1 (words duplicated)"));
+  EXPECT_EQ(err(arch::kDevRegErrCause), arch::kDeviceErrorBit | arch::kDevErrRecvDuplicated);
+  EXPECT_EQ(err(arch::kDevRegErrTile), 12u);
 }
 
 TEST_P(Errors, TwoWritesToOneAddress) {

@@ -27,7 +27,7 @@ Machine::Machine(const MachineOptions& options)
     tiles_.push_back(std::make_unique<Tile>(i, target_.tiles, sram_->tile(i), syncs_[i]));
     tiles_.back()->set_console(options_.console);
   }
-  if (options_.mode == Mode::kNative) native_ = std::make_unique<NativeTiles>(tiles_);
+  if (options_.mode == Mode::kNative) native_ = std::make_unique<NativeTiles>(tiles_, options_.pass_idle_supersteps);
   reset();
 }
 
@@ -216,8 +216,18 @@ void Machine::run_round(std::chrono::steady_clock::time_point deadline) {
   // one reference (std::function keeps that inline).
   thread_local std::vector<uint32_t> runnable;
   runnable.clear();
-  for (uint32_t t = 0; t < tiles_.size(); ++t)
-    if (!syncs_[t].arrived && !tile_halted(t)) runnable.push_back(t);
+  for (uint32_t t = 0; t < tiles_.size(); ++t) {
+    SyncState& s = syncs_[t];
+    if (s.arrived || s.halted) continue;
+    if (s.idle_barriers) {  // passed in an earlier turn: it arrives as its turn would make it
+      --s.idle_barriers;
+      s.arrived = true;
+      s.kind = 0;
+      s.arrival_cycle = superstep_start_cycle_;
+      continue;
+    }
+    runnable.push_back(t);
+  }
   struct Round {
     Machine& m;
     const std::vector<uint32_t>& runnable;

@@ -2,8 +2,8 @@
 
 namespace tessera::emu {
 
-NativeTiles::NativeTiles(std::vector<std::unique_ptr<Tile>>& tiles)
-    : tiles_(tiles), native_(tiles.size()), headers_(tiles.size()) {
+NativeTiles::NativeTiles(std::vector<std::unique_ptr<Tile>>& tiles, bool pass_idle)
+    : tiles_(tiles), pass_idle_(pass_idle), native_(tiles.size()), headers_(tiles.size()) {
   for (auto& t : tiles_) regs_.push_back(std::make_unique<Regs>(*t));
 }
 
@@ -20,8 +20,15 @@ void NativeTiles::reset(uint32_t header) {
 }
 
 void NativeTiles::run_until_sync(uint32_t t, int64_t deadline_ns) {
-  native_[t].tile.deadline_ns = deadline_ns;
-  fw::native_run_until_sync(native_[t].tile);
+  fw::NativeTile& tile = native_[t].tile;
+  if (pass_idle_) {
+    if (const uint32_t passed = fw::native_pass_idle_supersteps(tile, kMostIdle)) {
+      tiles_[t]->sync().idle_barriers = passed - 1;
+      return;
+    }
+  }
+  tile.deadline_ns = deadline_ns;
+  fw::native_run_until_sync(tile);
 }
 
 }  // namespace tessera::emu

@@ -14,11 +14,15 @@ namespace tessera::emu {
 
 class NativeTiles {
  public:
-  explicit NativeTiles(std::vector<std::unique_ptr<Tile>>& tiles);
+  // pass_idle: run_until_sync passes a tile's supersteps that do nothing in one turn
+  // (MachineOptions::pass_idle_supersteps).
+  NativeTiles(std::vector<std::unique_ptr<Tile>>& tiles, bool pass_idle);
   // Back to the start of the control program (after the firmware is loaded).
   void reset(uint32_t header);
   // Runs tile `t` to its next barrier or until it halts, or until `deadline_ns`
-  // (steady_clock, 0: none) passes between two control-program ops.
+  // (steady_clock, 0: none) passes between two control-program ops. With pass_idle, a tile
+  // whose next supersteps do nothing arrives at the first one's barrier and passes up to
+  // kMostIdle - 1 more (its SyncState::idle_barriers).
   void run_until_sync(uint32_t t, int64_t deadline_ns);
   // Asks the cache for what run_until_sync(t) reads first: tile t's state, its register
   // block and its header (a hint: nothing is read, so it races with no thread running t).
@@ -44,7 +48,10 @@ class NativeTiles {
     Tile& tile_;
   };
 
+  static constexpr uint32_t kMostIdle = 1024;
+
   std::vector<std::unique_ptr<Tile>>& tiles_;
+  bool pass_idle_;
   std::vector<std::unique_ptr<Regs>> regs_;
   // Each tile's state on cache lines of its own: the pool's threads take neighbouring tiles,
   // and state written by both on one line moved it between their cores at every tile.

@@ -23,6 +23,10 @@ struct SyncState {
   uint32_t xchg_sent = 0;      // words sent in the last exchange (XCHG_DONE)
   uint32_t recv_expect = 0, recv_count = 0;
   bool halted = false;         // the core has halted (Hart::halted, kept here by the hart)
+  // Native mode: barriers after the next one that the tile has already passed, doing
+  // nothing in their supersteps (fw::native_pass_idle_supersteps); the machine counts it
+  // arrived at each, with no turn, as that superstep's first round starts.
+  uint32_t idle_barriers = 0;
 };
 
 class Tile final : public TileBus {
