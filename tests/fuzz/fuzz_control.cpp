@@ -1,7 +1,8 @@
 // libFuzzer harness: the control-program interpreter in native mode, with the codelets it
 // calls. The input is a tile's memory from its base: the tile header (first byte's bit 0
 // set: with the right magic and version forced in, so that most inputs get past it; bit 1
-// set: the codelets' portable loops, not native mode's AVX2 kernels), the
+// set: the codelets' portable loops, not native mode's AVX2 kernels; bit 2 set: each turn
+// first passes the supersteps ahead that do nothing, as the machine's turns do), the
 // program, its tables, vertex states. The tile runs to up to 64 barriers; whatever the
 // program says, every access stays inside the tile's 16 KiB (tile_ptr checks, ASan
 // watches) and each run returns (the watchdog's deadline stops a loop without a barrier).
@@ -42,7 +43,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tile.sram_bytes = kSram;
   tile.regs = &regs;
   tile.header = arch::kSramBase;
+  const bool pass_idle = (data[0] & 4) != 0;
   for (int stop = 0; stop < 64; ++stop) {
+    if (pass_idle && fw::native_pass_idle_supersteps(tile, 64) != 0) continue;  // arrived: the turn is over
     tile.deadline_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                            (std::chrono::steady_clock::now() + std::chrono::milliseconds(20)).time_since_epoch())
                            .count();

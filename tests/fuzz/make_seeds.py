@@ -84,6 +84,11 @@ put("control", "nested.bin", control_image(
     [REPEAT, 2, 9, REPEAT, 2, 6, IF, 0, 1, 1, SYNC, SYNC, END], conds=[0]))
 put("control", "codelet.bin", control_image(
     [EXECUTE, 0, SYNC, END], compute_sets=[[(0, SRAM + 0x800)]]))
+# Idle supersteps (empty compute sets and exchanges, a Repeat of them) before a vertex and a
+# receive; flags bit 2: each turn first passes the idle supersteps, as the machine does.
+put("control", "idle.bin", b"\x05" + control_image(
+    [EXECUTE, 0, EXCHANGE, 0, SYNC, REPEAT, 2, 3, EXECUTE, 0, SYNC, EXECUTE, 1, EXCHANGE, 1, END],
+    compute_sets=[[], [(0, SRAM + 0x800)]], exchanges=[(SRAM + 0x700, 0, 0), (SRAM + 0x700, 0, 1)])[1:])
 
 # One vertex of a codelet with a state that once ran away or left the tile (found by reading
 # the codelets, docs/hardening.md): state at +0x800, 1.0s at +0x900 for its tensors. Flags:
