@@ -52,7 +52,8 @@ struct MachineOptions {
   // Native mode: a tile whose next supersteps do nothing (no vertex, no send, no receive)
   // passes them in one turn and is counted arrived at their barriers without a turn
   // (AlexNet's compute sets run on 7 to 256 of `ipu-mk2`'s 1,472 tiles). Off: a turn for
-  // every tile in every superstep, as before (the tests compare the two).
+  // every tile in every superstep, as the RISC-V firmware in ISS mode takes (to measure
+  // what passing saves; the Errors tests hold native mode to ISS mode's results).
   bool pass_idle_supersteps = true;
   std::FILE* console = stdout;      // where the tiles' CONSOLE output goes
 };
