@@ -17,6 +17,7 @@
 #include "tessera/opgraph/lower.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/on_emulator.h"
 
 namespace tessera::testing {
 namespace {
@@ -44,13 +45,8 @@ exe::Executable compile(uint32_t batch, uint32_t batches, ops::PlanFor plan = op
 }
 
 std::vector<float> run(const exe::Executable& e, emu::Mode mode, std::vector<float> x, size_t logits) {
-  emu::MachineOptions mo;
-  mo.target = arch::find_target(e.target);
-  mo.mode = mode;
-  emu::Machine m(mo);
-  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
-  runtime::Engine engine(m, e);
-  engine.load();
+  testutil::OnEmulator loaded(e, mode);
+  runtime::Engine& engine = loaded.engine;
   std::vector<float> y(logits);
   engine.connect_stream("x", std::span(x));
   engine.connect_stream("logits", std::span(y));

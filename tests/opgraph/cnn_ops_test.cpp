@@ -26,6 +26,7 @@
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
 #include "tessera/testutil/seeded.h"
+#include "tessera/testutil/on_emulator.h"
 
 namespace tessera::testing {
 namespace {
@@ -75,13 +76,8 @@ passes::CompileOptions firmware_options() {
 std::map<std::string, std::vector<float>> run_infer(const exe::Executable& e, emu::Mode mode,
                                                     std::map<std::string, std::vector<float>> in,
                                                     const std::map<std::string, size_t>& out_sizes) {
-  emu::MachineOptions mo;
-  mo.target = arch::find_target(e.target);
-  mo.mode = mode;
-  emu::Machine m(mo);
-  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
-  runtime::Engine engine(m, e);
-  engine.load();
+  testutil::OnEmulator loaded(e, mode);
+  runtime::Engine& engine = loaded.engine;
   std::map<std::string, std::vector<float>> out;
   for (auto& [name, data] : in) engine.connect_stream(name, std::span(data));
   for (const auto& [name, size] : out_sizes) {

@@ -20,6 +20,7 @@
 #include "tessera/opgraph/eval.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/on_emulator.h"
 
 namespace tessera::testing {
 namespace {
@@ -84,13 +85,8 @@ struct Trained {
 };
 
 Trained train_on_device(const exe::Executable& e, emu::Mode mode, std::vector<float> x, std::vector<uint32_t> labels) {
-  emu::MachineOptions mo;
-  mo.target = arch::find_target(e.target);
-  mo.mode = mode;
-  emu::Machine m(mo);
-  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
-  runtime::Engine engine(m, e);
-  engine.load();
+  testutil::OnEmulator loaded(e, mode);
+  runtime::Engine& engine = loaded.engine;
   Trained r;
   r.losses.resize(size_t{kSteps} * kBatch);
   engine.connect_stream("x", std::span(x));

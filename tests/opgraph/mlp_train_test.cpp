@@ -21,6 +21,7 @@
 #include "tessera/opgraph/lower.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/on_emulator.h"
 
 namespace tessera::testing {
 namespace {
@@ -120,13 +121,8 @@ TEST(MlpTrain, BothProgramsMatchTheInterpreterInIssAndNative) {
     std::vector<std::vector<float>> params;
   };
   auto run_on = [&](emu::Mode mode) {
-    emu::MachineOptions mo;
-    mo.target = arch::find_target(e.target);
-    mo.mode = mode;
-    emu::Machine m(mo);
-    m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
-    runtime::Engine engine(m, e);
-    engine.load();
+    testutil::OnEmulator loaded(e, mode);
+    runtime::Engine& engine = loaded.engine;
     Run r;
     r.losses.assign(size_t{steps} * c.batch, 0.0f);
     r.logits.assign(size_t{c.infer_batch} * classes, 0.0f);

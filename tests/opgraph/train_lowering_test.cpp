@@ -19,6 +19,7 @@
 #include "tessera/opgraph/opgraph.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/on_emulator.h"
 
 namespace tessera::testing {
 namespace {
@@ -164,13 +165,8 @@ struct Trained {
 
 Trained train_on_device(const exe::Executable& e, const Mlp& n, emu::Mode mode, std::vector<float> x,
                         std::vector<uint32_t> labels) {
-  emu::MachineOptions mo;
-  mo.target = arch::find_target(e.target);
-  mo.mode = mode;
-  emu::Machine m(mo);
-  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
-  runtime::Engine engine(m, e);
-  engine.load();
+  testutil::OnEmulator loaded(e, mode);
+  runtime::Engine& engine = loaded.engine;
   Trained t;
   t.losses.assign(size_t{kSteps} * kBatch, 0.0f);
   engine.connect_stream("x", std::span(x));
@@ -319,13 +315,8 @@ TEST(TrainLowering, SharedWeightAndAddMatchTheInterpreter) {
   std::vector<std::vector<float>> final_native;
   std::vector<float> loss_native, logits_native;
   for (emu::Mode mode : {emu::Mode::kNative, emu::Mode::kIss}) {
-    emu::MachineOptions mo;
-    mo.target = arch::find_target(e.target);
-    mo.mode = mode;
-    emu::Machine mach(mo);
-    mach.load_firmware(exe::parse_elf(e.firmware, "firmware"));
-    runtime::Engine engine(mach, e);
-    engine.load();
+    testutil::OnEmulator loaded(e, mode);
+    runtime::Engine& engine = loaded.engine;
     std::vector<float> x_in = xs, loss_out(size_t{steps} * m), logits_out(size_t{steps} * m * d);
     std::vector<uint32_t> l_in = ls;
     engine.connect_stream("x", std::span(x_in));

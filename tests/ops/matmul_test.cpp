@@ -13,6 +13,7 @@
 #include "tessera/ops/matmul.h"
 #include "tessera/passes/passes.h"
 #include "tessera/runtime/engine.h"
+#include "tessera/testutil/on_emulator.h"
 
 namespace tessera::testing {
 namespace {
@@ -82,13 +83,8 @@ struct Case {
 
 // Loads `e` onto a machine through the host runtime and runs "main": stream "a" in, "c" out.
 std::vector<float> run(const exe::Executable& e, emu::Mode mode, std::vector<float> in, uint32_t out_size) {
-  emu::MachineOptions mo;
-  mo.target = arch::find_target(e.target);
-  mo.mode = mode;
-  emu::Machine m(mo);
-  m.load_firmware(exe::parse_elf(e.firmware, "firmware"));
-  runtime::Engine engine(m, e);
-  engine.load();
+  testutil::OnEmulator loaded(e, mode);
+  runtime::Engine& engine = loaded.engine;
   std::vector<float> out(out_size);
   engine.connect_stream("a", std::span(in));
   engine.connect_stream("c", std::span(out));
