@@ -32,9 +32,17 @@ enum class Load { kMasked, kPlain, kStrided, kPhased };
 
 int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-// The output column lanes a row's blocks may read, from column 0: up to 8 vectors of 16
-// lanes past the last output column. x's copies (plain or in phases) have margins for them.
-int64_t lanes_read(const Conv2dShape& s) { return static_cast<int64_t>((s.ow + 127) / 128 * 128); }
+// The output column lanes a row's blocks may read, from column 0. A vertex of one output row
+// (one_row) reads whole blocks of up to 8 vectors of 16 lanes, the last past the row's end;
+// one of more rows (channels, few_rows) starts a block of V vectors at ox only where more
+// than V / 2 vectors' columns are left (V = 1: any), so every lane it reads lies below
+// max(2 ow, ow + 16). x's copies (plain or in phases) have margins for them: ResNet-18's
+// 7-column convs read 23 lanes, not 128 (its last stage's stride-2 conv then fits a phased
+// copy).
+int64_t lanes_read(const Conv2dShape& s) {
+  const int64_t ow = s.ow;
+  return s.oh == 1 ? (ow + 127) / 128 * 128 : std::max(2 * ow, ow + 16);
+}
 
 // x at a column stride sw > 1 as kPhased reads it: each row of x (wd columns) as sw phase
 // rows of `len` floats, phase p holding columns p, p + sw, p + 2 sw, ... from `lo` on (zeros
