@@ -129,6 +129,9 @@ extern "C" void codelet_conv2d(uint32_t state_addr) {
 #if !defined(__riscv)
 namespace {
 
+// The most lone-channel vertices native_conv2d_vertices runs as one kernel call.
+constexpr uint32_t kMaxLoneConvs = 64;
+
 // A conv2d vertex's state read without halting: false where the codelet would fault on it
 // or would not reach the vector kernel with one output channel (it then runs alone, and
 // faults or takes its other paths there).
@@ -157,43 +160,64 @@ bool lone_conv(uint32_t state_addr, LoneConv& v) {
   return true;
 }
 
-bool overlap(const void* a, uintptr_t a_end, const void* b, uintptr_t b_end) {
-  return reinterpret_cast<uintptr_t>(a) < b_end && reinterpret_cast<uintptr_t>(b) < a_end;
+// Whether running the k lone vertices v as one kernel call could differ from running them in
+// order: some vertex's y overlaps x, or another vertex's y, w or b (a vertex would read what
+// an earlier one wrote, or a later one overwrite it). The ys sorted by address: disjoint when
+// each ends before the next begins; then each w and b against the ys that could meet it.
+bool clash(const LoneConv* v, uint32_t k, uintptr_t x_begin, uintptr_t x_end) {
+  struct Range {
+    uintptr_t lo, hi;
+    uint32_t owner;
+  };
+  Range ys[kMaxLoneConvs];
+  for (uint32_t i = 0; i < k; ++i) ys[i] = {reinterpret_cast<uintptr_t>(v[i].y), v[i].y_end, i};
+  std::sort(ys, ys + k, [](const Range& a, const Range& b) { return a.lo < b.lo; });
+  for (uint32_t i = 0; i < k; ++i) {
+    if (ys[i].lo < x_end && x_begin < ys[i].hi) return true;
+    if (i + 1 < k && ys[i + 1].lo < ys[i].hi) return true;
+  }
+  // A range [lo, hi) of vertex `owner` against the other vertices' ys.
+  const auto meets = [&](uintptr_t lo, uintptr_t hi, uint32_t owner) {
+    // the first y that ends after lo, then every y that begins before hi
+    uint32_t i = static_cast<uint32_t>(
+        std::partition_point(ys, ys + k, [&](const Range& r) { return r.hi <= lo; }) - ys);
+    for (; i < k && ys[i].lo < hi; ++i)
+      if (ys[i].owner != owner) return true;
+    return false;
+  };
+  for (uint32_t i = 0; i < k; ++i) {
+    if (meets(reinterpret_cast<uintptr_t>(v[i].w), v[i].w_end, i)) return true;
+    if (meets(reinterpret_cast<uintptr_t>(v[i].b), v[i].b_end, i)) return true;
+  }
+  return false;
 }
 
 }  // namespace
 
 uint32_t native_conv2d_vertices(const arch::Vertex* vs, uint32_t n) {
   // The compiler makes one vertex per output channel of a block of rows, each reading the
-  // same window of x (LeNet-5's convs: 1 channel, 4 or 5 rows, 28 or 10 columns), so a
-  // vertex's kernel loads a vector of x for every FMA. Consecutive such vertices with the
-  // same x and shape run as the channels of one kernel call instead: each load then feeds
-  // up to 8 chains. Only where running them in order could not differ: every vertex's
-  // state and arrays valid (else the first runs alone and faults there), no y overlapping
-  // another vertex's y, w or b, or x (a vertex would read what an earlier one wrote).
-  constexpr uint32_t kMax = 8;
-  LoneConv v[kMax];
+  // same window of x (LeNet-5's convs: 1 channel, 4 or 5 rows, 28 or 10 columns; a plan for
+  // the host of ResNet-18's first stage: 32 channels, 7 rows, 56 columns), so a vertex's
+  // kernel loads a vector of x for every FMA, and copies x for itself. Consecutive such
+  // vertices with the same x and shape run as the channels of one kernel call instead: each
+  // load then feeds several chains, and x is copied once. Only where running them in order
+  // could not differ: every vertex's state and arrays valid (else the first runs alone and
+  // faults there), no clash (above).
+  LoneConv v[kMaxLoneConvs];
   uint32_t k = 0;
   if (simd::enabled() && n > 1 && lone_conv(vs[0].state, v[0])) {
     const Conv2dShape& s0 = v[0].s;
-    const uintptr_t x_end = reinterpret_cast<uintptr_t>(v[0].x + s0.x_count());
-    for (k = 1; k < std::min(n, kMax); ++k) {
+    for (k = 1; k < std::min(n, kMaxLoneConvs); ++k) {
       if (vs[k].codelet != vs[0].codelet || !lone_conv(vs[k].state, v[k]) || v[k].x != v[0].x ||
           std::memcmp(&v[k].s, &s0, sizeof s0) != 0)
         break;
     }
-    for (uint32_t i = 0; i < k; ++i) {
-      bool clash = overlap(v[i].y, v[i].y_end, v[0].x, x_end);
-      for (uint32_t j = 0; j < k && !clash; ++j)
-        clash = j != i && (overlap(v[i].y, v[i].y_end, v[j].y, v[j].y_end) || overlap(v[i].y, v[i].y_end, v[j].w, v[j].w_end) ||
-                           overlap(v[i].y, v[i].y_end, v[j].b, v[j].b_end));
-      if (clash) k = 1;
-    }
+    if (clash(v, k, reinterpret_cast<uintptr_t>(v[0].x), reinterpret_cast<uintptr_t>(v[0].x + s0.x_count()))) k = 1;
   }
   if (k > 1) {
-    float* ys[kMax];
-    const float* ws[kMax];
-    const float* bs[kMax];
+    float* ys[kMaxLoneConvs];
+    const float* ws[kMaxLoneConvs];
+    const float* bs[kMaxLoneConvs];
     for (uint32_t i = 0; i < k; ++i) ys[i] = v[i].y, ws[i] = v[i].w, bs[i] = v[i].b;
     if (simd::conv2d_channels(ys, v[0].x, ws, bs, k, v[0].s)) return k;
   }

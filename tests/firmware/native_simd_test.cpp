@@ -272,7 +272,9 @@ TEST_F(NativeSimd, Conv2dChannelsGiveEachVertexsPortableBits) {
   for (int trial = 0; trial < 120; ++trial) {
     // The first trials LeNet-5-like: 2 or 3 channels of 5 or 6 rows of 9 to 16 columns.
     const bool lenet = trial < 40;
-    const uint32_t n = lenet ? 2 + r() % 2 : 2 + r() % 7, cin = 1 + r() % 6, kh = 1 + r() % 5, kw = 1 + r() % 5;
+    // A quarter of the rest as many channels as native_conv2d_vertices runs at once (up to 64).
+    const uint32_t n = lenet ? 2 + r() % 2 : trial % 4 == 0 ? 9 + r() % 56 : 2 + r() % 7;
+    const uint32_t cin = 1 + r() % 6, kh = 1 + r() % 5, kw = 1 + r() % 5;
     const uint32_t oh = lenet ? 5 + r() % 2 : 1 + r() % 7, ow = lenet ? 9 + r() % 8 : 1 + r() % 30;
     const uint32_t sh = 1 + r() % 2, sw = r() % 3 ? 1 : 2 + r() % 2;
     const uint32_t dh = 1 + r() % 2, dw = 1 + r() % 2;
@@ -309,9 +311,9 @@ TEST_F(NativeSimd, Conv2dChannelsGiveEachVertexsPortableBits) {
       std::copy(before[i].begin(), before[i].end(), s.at(y[i]));
     }
     fw::simd::set_enabled(was);
-    float* ys[8];
-    const float* ws[8];
-    const float* bs[8];
+    float* ys[64];
+    const float* ws[64];
+    const float* bs[64];
     for (uint32_t i = 0; i < n; ++i) {
       ys[i] = reinterpret_cast<float*>(s.at(y[i]));
       ws[i] = reinterpret_cast<const float*>(s.at(w[i]));
@@ -332,6 +334,67 @@ TEST_F(NativeSimd, Conv2dChannelsGiveEachVertexsPortableBits) {
           ASSERT_TRUE(fwtest::same_or_both_nan(s.at(y[i])[k], want[i][k]))
               << shape << blocks.name << ": vertex " << i << " word " << k << " vector 0x" << std::hex
               << s.at(y[i])[k] << ", portable 0x" << want[i][k];
+    }
+  }
+}
+
+// native_conv2d_vertices (what a compute set of conv2d vertices runs through in native
+// mode): runs of up to 64 lone-channel vertices of one x and shape, 3 x 3 "same" convs, give
+// what each vertex's portable loop gives run in order, over the whole SRAM: with nothing
+// shared but x (one kernel call), and with one vertex's y over another's y, w or b, where one
+// call would read or keep what the order changes (so they must not be one call). (A y over x
+// breaks the codelet's own contract, y overlapping nothing it reads.)
+TEST_F(NativeSimd, LoneConvVerticesGiveWhatTheyGiveInOrder) {
+  std::mt19937 r(seed_ + 9);
+  const uint32_t index = fw::codelet_index("conv2d");
+  const char* const kClash[] = {"none", "y over another's y", "y over another's w", "y over another's b"};
+  for (int trial = 0; trial < 48; ++trial) {
+    const int clash = trial % 4;
+    const uint32_t n = 2 + r() % 63, cin = 1 + r() % 4, h = 2 + r() % 7, wd = 2 + r() % 20, plane = h * wd;
+    char shape[160];
+    std::snprintf(shape, sizeof shape, "%u vertices cin %u h %u wd %u, clash: %s", n, cin, h, wd, kClash[clash]);
+    // In order: the states (no y reaches them), x, the bs, the ws, the ys (and a spare one);
+    // vertex a, whose y may lie over vertex c's y, w or b and what follows them (never x),
+    // has its own w and b after all that.
+    Sram s;
+    const uint32_t states = s.alloc(size_t{n} * fw::kWords_conv2d), x = s.put(values(r, size_t{cin} * plane));
+    std::vector<uint32_t> w(n), b(n), y(n);
+    for (uint32_t i = 0; i < n; ++i) b[i] = s.put(values(r, 1));
+    for (uint32_t i = 0; i < n; ++i) w[i] = s.put(values(r, size_t{cin} * 9));
+    for (uint32_t i = 0; i < n; ++i) y[i] = s.put(values(r, plane));
+    s.put(values(r, plane));
+    const uint32_t a = r() % n, c = (a + 1 + r() % (n - 1)) % n;
+    w[a] = s.put(values(r, size_t{cin} * 9)), b[a] = s.put(values(r, 1));
+    if (clash == 1) y[a] = y[c] + 4 * (1 + r() % (plane - 1));  // plane >= 4
+    if (clash == 2) y[a] = w[c] + 4 * (r() % (cin * 9));
+    if (clash == 3) y[a] = b[c];
+    std::vector<arch::Vertex> vs(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      vs[i] = {index, states + 4 * i * fw::kWords_conv2d};
+      const std::vector<uint32_t> st = {y[i], x, w[i], b[i], cin, h, wd, 1, h, wd, 3, 3, 1, 1, 1, 1, 1, 1};
+      std::memcpy(s.at(vs[i].state), st.data(), st.size() * 4);
+    }
+    const std::vector<uint8_t> before = s.bytes;
+    fw::NativeTile tile;
+    tile.sram = s.bytes.data();
+    tile.sram_bytes = static_cast<uint32_t>(s.bytes.size());
+    const bool was = fw::simd::set_enabled(false);
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(fw::native_run_codelet(tile, index, vs[i].state), fw::NativeStop::kSync) << shape;
+    fw::simd::set_enabled(was);
+    const std::vector<uint8_t> want = s.bytes;
+    for (const Blocks& blocks : block_builds()) {
+      s.bytes = before;
+      {
+        const UseBlocks use(true, blocks);
+        fw::NativeTileBinding bind(tile);
+        for (uint32_t i = 0; i < n;) i += fw::native_conv2d_vertices(vs.data() + i, n - i);
+      }
+      for (size_t k = 0; k < want.size(); k += 4) {
+        uint32_t got_word, want_word;
+        std::memcpy(&got_word, s.bytes.data() + k, 4), std::memcpy(&want_word, want.data() + k, 4);
+        ASSERT_TRUE(fwtest::same_or_both_nan(got_word, want_word))
+            << shape << blocks.name << ": byte " << k << " 0x" << std::hex << got_word << ", in order 0x" << want_word;
+      }
     }
   }
 }
