@@ -144,12 +144,15 @@ bool flat(const Chans& c, const float* x, const Conv2dShape& s) {
   if (s.sh != 1 || s.sw != 1 || s.wd != s.ow || s.oh < 2 || s.kh > kMaxKw || s.h >= kSane || s.oh >= kSane ||
       s.dh >= kSane / kMaxKw || ph >= kSane || ph <= -int64_t{kSane})
     return false;
-  // Worth it where the vectors are fewer and each set of masks serves many FMAs: a set takes
-  // about as long as 16 channel pairs' FMAs (LeNet-5's conv1, one input channel, was slower).
+  // Worth it where the vectors are no more and each set of masks serves many FMAs: a set
+  // takes about as long as 16 channel pairs' FMAs (LeNet-5's conv1, one input channel, was
+  // slower). As many vectors (ResNet-18's 7 rows of 14 columns: 7 either way) go flat too:
+  // its blocks of 5 channels by 4 vectors ran about 14% more multiply-adds a cycle a lane
+  // than the rows' 8 channels by 2 rows.
   if (uint64_t{s.cin} * s.cout < 64) return false;
   const uint64_t lanes = avx512_enabled() && wide_enabled() ? 16 : 8;
   const uint64_t count = uint64_t{s.oh} * s.ow;
-  if ((count + lanes - 1) / lanes >= uint64_t{s.oh} * ((s.ow + lanes - 1) / lanes)) return false;
+  if ((count + lanes - 1) / lanes > uint64_t{s.oh} * ((s.ow + lanes - 1) / lanes)) return false;
   // The floats read from a channel's plane, relative to its start: first .. last.
   const int64_t plane = int64_t{s.h} * s.wd, first = -ph * s.wd - pw;
   const int64_t last = static_cast<int64_t>((count + 15) / 16 * 16) - 1 + first + int64_t{s.kh - 1} * s.dh * s.wd +
