@@ -133,7 +133,7 @@ const float* with_margins(const float* x, uint64_t n, uint64_t before, uint64_t 
 }
 
 // A "same" conv (strides of 1, x's rows as long as y's) in flat blocks
-// (native_simd_conv2d_blocks.inc), where they take fewer vectors than y's rows do: ResNet-18's
+// (native_simd_conv2d_blocks.inc), where they take no more vectors than y's rows do: ResNet-18's
 // 7 x 7 outputs take 4 vectors of 16 lanes, not 7. x is copied with margins for every float a
 // flat vector reads, from output 0 at ky = kx = 0 in the first channel to the last lane of
 // the last vector (of 16 lanes) at the last ky and kx in the last. Returns whether it ran
