@@ -383,7 +383,7 @@ TEST_F(NativeSimd, LoneConvVerticesGiveWhatTheyGiveInOrder) {
     fw::simd::set_enabled(was);
     const std::vector<uint8_t> want = s.bytes;
     for (const Blocks& blocks : block_builds()) {
-      s.bytes = before;
+      std::copy(before.begin(), before.end(), s.bytes.begin());  // the tile's SRAM stays where it is
       {
         const UseBlocks use(true, blocks);
         fw::NativeTileBinding bind(tile);
