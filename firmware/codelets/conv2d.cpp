@@ -160,11 +160,13 @@ bool lone_conv(uint32_t state_addr, LoneConv& v) {
   return true;
 }
 
-// Whether running the k lone vertices v as one kernel call could differ from running them in
-// order: some vertex's y overlaps x, or another vertex's y, w or b (a vertex would read what
+// Whether running the k lone vertices v (one x) as one kernel call could differ from running
+// them in order: some vertex's y overlaps x, or another vertex's y, w or b (a vertex would read what
 // an earlier one wrote, or a later one overwrite it). The ys sorted by address: disjoint when
 // each ends before the next begins; then each w and b against the ys that could meet it.
-bool clash(const LoneConv* v, uint32_t k, uintptr_t x_begin, uintptr_t x_end) {
+bool clash(const LoneConv* v, uint32_t k) {
+  const uintptr_t x_lo = reinterpret_cast<uintptr_t>(v[0].x);
+  const uintptr_t x_hi = reinterpret_cast<uintptr_t>(v[0].x + v[0].s.x_count());
   struct Range {
     uintptr_t lo, hi;
     uint32_t owner;
@@ -173,7 +175,7 @@ bool clash(const LoneConv* v, uint32_t k, uintptr_t x_begin, uintptr_t x_end) {
   for (uint32_t i = 0; i < k; ++i) ys[i] = {reinterpret_cast<uintptr_t>(v[i].y), v[i].y_end, i};
   std::sort(ys, ys + k, [](const Range& a, const Range& b) { return a.lo < b.lo; });
   for (uint32_t i = 0; i < k; ++i) {
-    if (ys[i].lo < x_end && x_begin < ys[i].hi) return true;
+    if (ys[i].lo < x_hi && x_lo < ys[i].hi) return true;
     if (i + 1 < k && ys[i + 1].lo < ys[i].hi) return true;
   }
   // A range [lo, hi) of vertex `owner` against the other vertices' ys.
@@ -212,7 +214,7 @@ uint32_t native_conv2d_vertices(const arch::Vertex* vs, uint32_t n) {
           std::memcmp(&v[k].s, &s0, sizeof s0) != 0)
         break;
     }
-    if (clash(v, k, reinterpret_cast<uintptr_t>(v[0].x), reinterpret_cast<uintptr_t>(v[0].x + s0.x_count()))) k = 1;
+    if (clash(v, k)) k = 1;
   }
   if (k > 1) {
     float* ys[kMaxLoneConvs];

@@ -4,7 +4,8 @@
 // blocks, padding, dilation, negative pads) and random values with FP specials mixed in.
 // NaN payloads may differ (fp_check.h's rule), except in maxpool2d, which moves bits.
 // conv2d's blocks are checked in each build the CPU runs (AVX2, and AVX-512 F + VL with 8-
-// and with 16-lane vectors where it has them). The ISS side of the same kernels:
+// and with 16-lane vectors where it has them); native_conv2d_vertices' runs of one-channel
+// vertices against the portable loops run in order. The ISS side of the same kernels:
 // codelet_iss_test and training_codelets_test.
 // Skipped where the CPU has no AVX2 + FMA. Seeds are printed.
 #include <gtest/gtest.h>
