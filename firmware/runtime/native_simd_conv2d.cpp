@@ -81,6 +81,15 @@ struct Chans {
   float* const* y;
 };
 
+// Where flat blocks read x (native_simd_conv2d_blocks.inc): flat output f's term (ci, ky, kx)
+// at origin + f + plane ci + ky_step ky + (kx dw, or kx_off[kx] where strided).
+struct FlatX {
+  const float* origin;
+  uintptr_t plane, ky_step, row;  // row: y's row length W in flat outputs
+  bool strided;
+  int64_t kx_off[kMaxKw];
+};
+
 // The blocks and their choice, once for each instruction set and vector width
 // (native_simd_conv2d_blocks.inc): every output still the codelet's chain, so all give the
 // same bits.
@@ -132,6 +141,76 @@ const float* with_margins(const float* x, uint64_t n, uint64_t before, uint64_t 
   return copy.data() + before;
 }
 
+void flat_channels(const Chans& c, const FlatX& x, const Conv2dShape& s) {
+  if (!avx512_enabled()) avx2::flat_channels(c, x, s);
+  else if (wide_enabled()) avx512_wide::flat_channels(c, x, s);
+  else avx512::flat_channels(c, x, s);
+}
+
+// The lanes of a vector in the blocks that run.
+uint64_t vector_lanes() { return avx512_enabled() && wide_enabled() ? 16 : 8; }
+
+// Whether a conv takes flat blocks at all: enough work for each set of masks (a set takes
+// about as long as 16 channel pairs' FMAs: LeNet-5's conv1, one input channel, was slower),
+// and no more vectors than y's rows take, with y's rows `row` outputs long in the flat layout.
+bool flat_pays(const Conv2dShape& s, uint64_t row) {
+  if (uint64_t{s.cin} * s.cout < 64 || s.oh < 2) return false;
+  const uint64_t lanes = vector_lanes();
+  const uint64_t flat = (uint64_t{s.oh - 1} * row + s.ow + lanes - 1) / lanes;
+  return flat <= uint64_t{s.oh} * ((s.ow + lanes - 1) / lanes);
+}
+
+// A strided conv (run() has checked the column sizes) in flat blocks, where they take no more
+// vectors than y's rows: x copied as planes [ci][ky][column phase][oy][W] (FlatX, the
+// blocks' comment), each plane's rows of W floats holding what one kernel row's outputs read
+// at every kx of that phase, zeros outside x (masked away). ResNet-18's stride-2 3 x 3 convs
+// to 7 x 7 (a vector of 7 lanes a row, 7 rows: now 4 vectors), 14 x 14 and 28 x 28 outputs.
+// Returns whether it ran.
+bool flat_strided(const Chans& c, const float* x, const Conv2dShape& s) {
+  const int64_t ph = static_cast<int32_t>(s.ph), pw = static_cast<int32_t>(s.pw), sw = s.sw;
+  if (s.kh > kMaxKw || s.h >= kSane || s.oh >= kSane || s.sh >= (1u << 10) ||
+      s.dh >= kSane / kMaxKw || ph >= kSane || ph <= -int64_t{kSane})
+    return false;
+  int64_t q[kMaxKw], p[kMaxKw], qmin = 0, qmax = 0;
+  for (uint32_t kx = 0; kx < s.kw; ++kx) {
+    const int64_t off = int64_t{kx} * s.dw - pw;
+    q[kx] = floor_div(off, sw), p[kx] = off - q[kx] * sw;
+    qmin = kx ? std::min(qmin, q[kx]) : q[kx], qmax = kx ? std::max(qmax, q[kx]) : q[kx];
+  }
+  const int64_t row = s.ow + (qmax - qmin);
+  if (!flat_pays(s, row)) return false;
+  const int64_t plane = int64_t{s.oh} * row, planes = int64_t{s.cin} * s.kh * sw;
+  // the last lane's reads past the last plane (garbage lanes, not stored)
+  const int64_t lanes = static_cast<int64_t>(vector_lanes());
+  const int64_t last = ((s.oh - 1) * row + s.ow + lanes - 1) / lanes * lanes + (qmax - qmin);
+  const int64_t n = planes * plane + std::max<int64_t>(0, last - plane);
+  if (n > static_cast<int64_t>(kMaxCopy)) return false;
+  thread_local std::vector<float> copy;
+  if (copy.size() < static_cast<uint64_t>(n)) copy.resize(n);
+  float* to = copy.data();
+  for (uint32_t ci = 0; ci < s.cin; ++ci)
+    for (uint32_t ky = 0; ky < s.kh; ++ky)
+      for (int64_t phase = 0; phase < sw; ++phase)
+        for (uint32_t oy = 0; oy < s.oh; ++oy, to += row) {
+          const int64_t iy = int64_t{oy} * s.sh - ph + int64_t{ky} * s.dh;
+          if (iy < 0 || iy >= s.h) {
+            std::fill_n(to, row, 0.0f);
+            continue;
+          }
+          const float* from = x + (uint64_t{ci} * s.h + static_cast<uint64_t>(iy)) * s.wd;
+          for (int64_t t = 0; t < row; ++t) {
+            const int64_t col = phase + sw * (qmin + t);
+            to[t] = col >= 0 && col < s.wd ? from[col] : 0.0f;
+          }
+        }
+  std::fill(to, copy.data() + n, 0.0f);
+  FlatX fx{copy.data(), static_cast<uintptr_t>(s.kh * sw * plane),
+           static_cast<uintptr_t>(sw * plane), static_cast<uintptr_t>(row), true, {}};
+  for (uint32_t kx = 0; kx < s.kw; ++kx) fx.kx_off[kx] = p[kx] * plane + q[kx] - qmin;
+  flat_channels(c, fx, s);
+  return true;
+}
+
 // A "same" conv (strides of 1, x's rows as long as y's) in flat blocks
 // (native_simd_conv2d_blocks.inc), where they take no more vectors than y's rows do: ResNet-18's
 // 7 x 7 outputs take 4 vectors of 16 lanes, not 7. x is copied with margins for every float a
@@ -141,18 +220,14 @@ const float* with_margins(const float* x, uint64_t n, uint64_t before, uint64_t 
 // arithmetic is the codelet's).
 bool flat(const Chans& c, const float* x, const Conv2dShape& s) {
   const int64_t ph = static_cast<int32_t>(s.ph), pw = static_cast<int32_t>(s.pw);
-  if (s.sh != 1 || s.sw != 1 || s.wd != s.ow || s.oh < 2 || s.kh > kMaxKw || s.h >= kSane || s.oh >= kSane ||
+  if (s.sh != 1 || s.sw != 1 || s.wd != s.ow || s.kh > kMaxKw || s.h >= kSane || s.oh >= kSane ||
       s.dh >= kSane / kMaxKw || ph >= kSane || ph <= -int64_t{kSane})
     return false;
-  // Worth it where the vectors are no more and each set of masks serves many FMAs: a set
-  // takes about as long as 16 channel pairs' FMAs (LeNet-5's conv1, one input channel, was
-  // slower). As many vectors (ResNet-18's 7 rows of 14 columns: 7 either way) go flat too:
-  // its blocks of 5 channels by 4 vectors ran about 14% more multiply-adds a cycle a lane
-  // than the rows' 8 channels by 2 rows.
-  if (uint64_t{s.cin} * s.cout < 64) return false;
-  const uint64_t lanes = avx512_enabled() && wide_enabled() ? 16 : 8;
+  // As many vectors as y's rows take (ResNet-18's 7 rows of 14 columns: 7 either way) go
+  // flat too: its blocks of 5 channels by 4 vectors ran about 14% more multiply-adds a cycle
+  // a lane than the rows' 8 channels by 2 rows.
+  if (!flat_pays(s, s.ow)) return false;
   const uint64_t count = uint64_t{s.oh} * s.ow;
-  if ((count + lanes - 1) / lanes > uint64_t{s.oh} * ((s.ow + lanes - 1) / lanes)) return false;
   // The floats read from a channel's plane, relative to its start: first .. last.
   const int64_t plane = int64_t{s.h} * s.wd, first = -ph * s.wd - pw;
   const int64_t last = static_cast<int64_t>((count + 15) / 16 * 16) - 1 + first + int64_t{s.kh - 1} * s.dh * s.wd +
@@ -160,10 +235,9 @@ bool flat(const Chans& c, const float* x, const Conv2dShape& s) {
   const int64_t n = s.cin * plane;
   const int64_t before = std::max<int64_t>(0, -first), after = std::max<int64_t>(0, last + 1 - plane);
   if (before + n + after > static_cast<int64_t>(kMaxCopy)) return false;
-  const float* copy = with_margins(x, n, before, after);
-  if (!avx512_enabled()) avx2::flat_channels(c, copy, s);
-  else if (wide_enabled()) avx512_wide::flat_channels(c, copy, s);
-  else avx512::flat_channels(c, copy, s);
+  FlatX fx{with_margins(x, n, before, after) + first, static_cast<uintptr_t>(plane),
+           uintptr_t{s.dh} * s.wd, s.wd, false, {}};
+  flat_channels(c, fx, s);
   return true;
 }
 
@@ -176,6 +250,7 @@ bool run(const Chans& c, const float* x, const Conv2dShape& s) {
   if (s.wd >= kSane || s.ow >= kSane || s.sw >= (1u << 10) || s.dw >= kSane / kMaxKw ||
       pw >= static_cast<int32_t>(kSane) || pw <= -static_cast<int32_t>(kSane))
     return false;
+  if ((s.sw != 1 || s.sh != 1) && flat_strided(c, x, s)) return true;
   if (s.sw != 1) {
     // x split into phases (Phases), where the copy is small beside the work.
     const Phases ph = phases(s);

@@ -228,6 +228,16 @@ TEST_F(NativeSimd, Conv2dGivesThePortableBits) {
     const int32_t ph = static_cast<int32_t>(r() % 5) - 1, pw = static_cast<int32_t>(r() % 5) - 1;
     run(cin, h, ow, cout, oh, ow, kh, kw, 1, 1, ph, pw, dh, dw);
   }
+  // Strided convs in flat blocks (x copied as planes of column phases): strides of 1 to 3
+  // across and down, at least one above 1, pads, dilations, x short or long, tall or low.
+  for (int trial = 0; trial < 80; ++trial) {
+    const uint32_t cin = 4 + r() % 5, cout = 16 + r() % 7, kh = 1 + r() % 5, kw = 1 + r() % 5;
+    const uint32_t sh = 1 + r() % 3, sw = sh == 1 ? 2 + r() % 2 : 1 + r() % 3;
+    const uint32_t oh = 2 + r() % 9, ow = 1 + r() % 20, dh = 1 + r() % 2, dw = 1 + r() % 2;
+    const int32_t ph = static_cast<int32_t>(r() % 5) - 1, pw = static_cast<int32_t>(r() % 5) - 1;
+    const uint32_t h = 1 + r() % (oh * sh + 4), wd = 1 + r() % (ow * sw + 6);
+    run(cin, h, wd, cout, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw);
+  }
   // ResNet-18's and AlexNet's vertices on `ipu-mk2` (fewer input channels): every block
   // shape of both builds, full and masked vectors, live channels short of a block's, rows
   // that take different kernel rows, column strides 1, 2 and 4.
