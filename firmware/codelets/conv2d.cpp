@@ -161,9 +161,10 @@ bool lone_conv(uint32_t state_addr, LoneConv& v) {
 }
 
 // Whether running the k lone vertices v (one x) as one kernel call could differ from running
-// them in order: some vertex's y overlaps x, or another vertex's y, w or b (a vertex would read what
-// an earlier one wrote, or a later one overwrite it). The ys sorted by address: disjoint when
-// each ends before the next begins; then each w and b against the ys that could meet it.
+// them in order: some vertex's y overlaps x, or another vertex's y, w or b (a vertex would
+// read what an earlier one wrote, or a later one overwrite it). The ys sorted by address:
+// disjoint when each ends before the next begins; then each w and b against the ys that could
+// meet it.
 bool clash(const LoneConv* v, uint32_t k) {
   const uintptr_t x_lo = reinterpret_cast<uintptr_t>(v[0].x);
   const uintptr_t x_hi = reinterpret_cast<uintptr_t>(v[0].x + v[0].s.x_count());

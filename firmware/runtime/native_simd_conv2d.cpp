@@ -147,6 +147,14 @@ void flat_channels(const Chans& c, const FlatX& x, const Conv2dShape& s) {
   else avx512::flat_channels(c, x, s);
 }
 
+// Whether the flat blocks' row arithmetic (64-bit, in flat_masks) equals the codelet's:
+// sizes, strides, pads and dilations of the rows far below 2^31 (run() checks the columns').
+bool rows_sane(const Conv2dShape& s) {
+  const int64_t ph = static_cast<int32_t>(s.ph);
+  return s.kh <= kMaxKw && s.h < kSane && s.oh < kSane && s.sh < (1u << 10) && s.dh < kSane / kMaxKw &&
+         ph < kSane && ph > -int64_t{kSane};
+}
+
 // The lanes of a vector in the blocks that run.
 uint64_t vector_lanes() { return avx512_enabled() && wide_enabled() ? 16 : 8; }
 
@@ -168,9 +176,7 @@ bool flat_pays(const Conv2dShape& s, uint64_t row) {
 // Returns whether it ran.
 bool flat_strided(const Chans& c, const float* x, const Conv2dShape& s) {
   const int64_t ph = static_cast<int32_t>(s.ph), pw = static_cast<int32_t>(s.pw), sw = s.sw;
-  if (s.kh > kMaxKw || s.h >= kSane || s.oh >= kSane || s.sh >= (1u << 10) ||
-      s.dh >= kSane / kMaxKw || ph >= kSane || ph <= -int64_t{kSane})
-    return false;
+  if (!rows_sane(s)) return false;
   int64_t q[kMaxKw], p[kMaxKw], qmin = 0, qmax = 0;
   for (uint32_t kx = 0; kx < s.kw; ++kx) {
     const int64_t off = int64_t{kx} * s.dw - pw;
@@ -220,9 +226,7 @@ bool flat_strided(const Chans& c, const float* x, const Conv2dShape& s) {
 // arithmetic is the codelet's).
 bool flat(const Chans& c, const float* x, const Conv2dShape& s) {
   const int64_t ph = static_cast<int32_t>(s.ph), pw = static_cast<int32_t>(s.pw);
-  if (s.sh != 1 || s.sw != 1 || s.wd != s.ow || s.kh > kMaxKw || s.h >= kSane || s.oh >= kSane ||
-      s.dh >= kSane / kMaxKw || ph >= kSane || ph <= -int64_t{kSane})
-    return false;
+  if (s.sh != 1 || s.sw != 1 || s.wd != s.ow || !rows_sane(s)) return false;
   // As many vectors as y's rows take (ResNet-18's 7 rows of 14 columns: 7 either way) go
   // flat too: its blocks of 5 channels by 4 vectors ran about 14% more multiply-adds a cycle
   // a lane than the rows' 8 channels by 2 rows.
