@@ -504,6 +504,52 @@ TEST(HostPlan, WindowOpsTakeTheTilesAfterTheOneBefore) {
   for (size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], want[i], 1e-5f * (1 + std::fabs(want[i]))) << i;
 }
 
+// Replicated constants are counted per tile (LowerContext::reserve_constant_bytes): planned for
+// the host with the window ops spread, each conv takes tiles of its own, so a second conv's
+// weight blocks are baked on its tiles however much the first baked on others; where every
+// op starts at the first tile (the machine's plans), the first tile holds both convs'
+// replicas, and a conv whose replicas no longer fit beside the first's stores its weights
+// once and copies its blocks before each run. Both lowerings compute what the reference
+// interpreter does. Counting the replicas over the model as before spreads the second
+// conv's weights in both lowerings, and the first check fails.
+TEST(HostPlan, EachTilesReplicatedWeightsAreCountedOnThatTile) {
+  OpGraph og;
+  const Value x = og.input("x", DType::kF32, {1, 16, 16, 16});
+  std::mt19937 rng(11);
+  const std::vector<float> w1 = testutil::seeded(32 * 16 * 9, 0.5f, rng), w2 = testutil::seeded(32 * 32 * 9, 0.5f, rng);
+  const std::vector<float> xs = testutil::seeded(16 * 16 * 16, 0.5f, rng);
+  opgraph::Conv2dAttrs pad1;
+  pad1.pad_top = pad1.pad_left = pad1.pad_bottom = pad1.pad_right = 1;
+  const Value c1 = og.conv2d(x, og.constant("w1", {32, 16, 3, 3}, w1), Value{}, pad1, "c1");
+  og.output("y", og.conv2d(c1, og.constant("w2", {32, 32, 3, 3}, w2), Value{}, pad1, "c2"));
+  const std::vector<opgraph::Words> v = opgraph::evaluate(og, {{"x", opgraph::to_words(xs)}});
+  std::vector<float> want;
+  for (const opgraph::Op& op : og.ops())
+    if (op.kind == opgraph::OpKind::kOutput) want = opgraph::to_floats(v.at(op.operands[0].id));
+
+  const passes::CompileOptions co = firmware_options();
+  for (const bool spread : {true, false}) {
+    SCOPED_TRACE(spread ? "window ops spread" : "every window op from the first tile");
+    graph::Graph g(*arch::find_target("medium"));
+    opgraph::LowerOptions lo;
+    lo.firmware_bytes = co.layout.firmware_end - arch::kSramBase;
+    lo.plan_for = ops::PlanFor::kHost;
+    lo.spread_window_ops = spread;
+    lo.memory_proportion = 0.125;  // one conv's replicas fit a tile's share, two do not
+    opgraph::lower(og, g, lo);
+    // A conv that stores its weights once has a variable of them all (spread_conv_weights).
+    std::set<std::string> stored_once;
+    for (const auto& var : g.variables())
+      for (const char* op : {"c1", "c2"})
+        if (var.name == std::string(op) + ".conv.w") stored_once.insert(op);
+    EXPECT_EQ(stored_once, spread ? std::set<std::string>{} : std::set<std::string>{"c2"});
+    const std::vector<float> y =
+        run_infer(passes::compile(g, co), emu::Mode::kNative, {{"x", xs}}, {{"y", 32 * 16 * 16}}).at("y");
+    ASSERT_EQ(want.size(), y.size());
+    for (size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], want[i], 1e-5f * (1 + std::fabs(want[i]))) << i;
+  }
+}
+
 TEST(CnnOpErrors, NameTheOpAndTheShapes) {
   OpGraph og;
   const Value x = og.input("x", DType::kF32, {1, 3, 8, 8});

@@ -559,10 +559,15 @@ class Lowering : public detail::LowerContext {
     return it == op_proportions_.end() ? budget_ : std::min(budget_, it->second * available_);
   }
   // Replicated constants may take a quarter of what the firmware leaves on a tile, the
-  // op's temporaries (budget_) half, and the model's other weights the rest.
-  bool reserve_constant_bytes(double bytes) override {
-    if (replicated_bytes_ + bytes > 0.5 * budget_) return false;
-    replicated_bytes_ += bytes;
+  // op's temporaries (budget_) half, and the model's other weights the rest. Counted per
+  // tile: the window ops of a plan for the host each take tiles of their own
+  // (spread_window_ops), so one op's weights do not crowd out another's; where every op
+  // starts at the same tile, that tile holds them all, as a count over the model would.
+  bool reserve_constant_bytes(uint32_t first, uint32_t count, double bytes) override {
+    if (replicated_bytes_.size() < size_t{first} + count) replicated_bytes_.resize(size_t{first} + count, 0.0);
+    const auto b = replicated_bytes_.begin() + first, e = b + count;
+    if (b == e || *std::max_element(b, e) + bytes > 0.5 * budget_) return false;
+    for (auto t = b; t != e; ++t) *t += bytes;
     return true;
   }
   // The convs' input windows' send lists may take a quarter of what the firmware leaves,
@@ -766,7 +771,7 @@ class Lowering : public detail::LowerContext {
   const std::function<void(const std::string&)> note_;  // LowerOptions::note
   uint32_t next_vector_tile_ = 0;
   static constexpr uint32_t kWholeBias = 1024;  // longer parameter vectors are spread (mapped())
-  double replicated_bytes_ = 0;  // constants baked on every tile that reads them, so far
+  std::vector<double> replicated_bytes_;  // per tile: constants baked on every tile that reads them
   ops::SgdState sgd_;  // what run()'s updates made
   std::vector<Tensor> tensors_;
   std::vector<uint32_t> uses_;

@@ -40,10 +40,11 @@ class LowerContext {
   // The budget of a gradient op (conv2d_grad_input, conv2d_grad_weight): less than budget()
   // for a model whose weights and velocities fill much of every tile.
   virtual double grad_budget() { return budget(); }
-  // Whether `bytes` more of constants replicated on the fullest tile (e.g. a conv's weight
-  // blocks baked on every tile that reads them) still leave room for the rest: if so they
-  // are counted and true returned; if not, the op stores its constants once (spread).
-  virtual bool reserve_constant_bytes(double bytes) = 0;
+  // Whether `bytes` more of constants replicated on each of tiles [first, first + count)
+  // (e.g. a conv's weight blocks baked on every tile that reads them, `bytes` its fullest
+  // tile's) still leave room for the rest on every one of them: if so they are counted on
+  // those tiles and true returned; if not, the op stores its constants once (spread).
+  virtual bool reserve_constant_bytes(uint32_t first, uint32_t count, double bytes) = 0;
   // The bytes of send lists one conv's input windows may add to a tile (they stay for the
   // whole run, so all the model's convs share what is set aside for them).
   virtual double send_budget() = 0;
