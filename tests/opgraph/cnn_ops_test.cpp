@@ -516,7 +516,8 @@ TEST(HostPlan, EachTilesReplicatedWeightsAreCountedOnThatTile) {
   OpGraph og;
   const Value x = og.input("x", DType::kF32, {1, 16, 16, 16});
   std::mt19937 rng(11);
-  const std::vector<float> w1 = testutil::seeded(32 * 16 * 9, 0.5f, rng), w2 = testutil::seeded(32 * 32 * 9, 0.5f, rng);
+  const std::vector<float> w1 = testutil::seeded(32 * 16 * 9, 0.5f, rng);
+  const std::vector<float> w2 = testutil::seeded(32 * 32 * 9, 0.5f, rng);
   const std::vector<float> xs = testutil::seeded(16 * 16 * 16, 0.5f, rng);
   opgraph::Conv2dAttrs pad1;
   pad1.pad_top = pad1.pad_left = pad1.pad_bottom = pad1.pad_right = 1;
@@ -543,10 +544,11 @@ TEST(HostPlan, EachTilesReplicatedWeightsAreCountedOnThatTile) {
       for (const char* op : {"c1", "c2"})
         if (var.name == std::string(op) + ".conv.w") stored_once.insert(op);
     EXPECT_EQ(stored_once, spread ? std::set<std::string>{} : std::set<std::string>{"c2"});
-    const std::vector<float> y =
-        run_infer(passes::compile(g, co), emu::Mode::kNative, {{"x", xs}}, {{"y", 32 * 16 * 16}}).at("y");
+    const std::vector<float> y = run_infer(passes::compile(g, co), emu::Mode::kNative,
+                                           {{"x", xs}}, {{"y", 32 * 16 * 16}}).at("y");
     ASSERT_EQ(want.size(), y.size());
-    for (size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], want[i], 1e-5f * (1 + std::fabs(want[i]))) << i;
+    for (size_t i = 0; i < y.size(); ++i)
+      ASSERT_NEAR(y[i], want[i], 1e-5f * (1 + std::fabs(want[i]))) << i;
   }
 }
 

@@ -564,7 +564,8 @@ class Lowering : public detail::LowerContext {
   // (spread_window_ops), so one op's weights do not crowd out another's; where every op
   // starts at the same tile, that tile holds them all, as a count over the model would.
   bool reserve_constant_bytes(uint32_t first, uint32_t count, double bytes) override {
-    if (replicated_bytes_.size() < size_t{first} + count) replicated_bytes_.resize(size_t{first} + count, 0.0);
+    const size_t end = size_t{first} + count;
+    if (replicated_bytes_.size() < end) replicated_bytes_.resize(end, 0.0);
     const auto b = replicated_bytes_.begin() + first, e = b + count;
     if (b == e || *std::max_element(b, e) + bytes > 0.5 * budget_) return false;
     for (auto t = b; t != e; ++t) *t += bytes;
