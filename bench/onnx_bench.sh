@@ -29,12 +29,12 @@ done
 printf '%-28s %8s %12s %12s %12s %12s\n' "LeNet-5, 2,000 digits" threads "seconds" "images/s" "x ORT" "x PyTorch"
 for t in 1 2; do
   for plan in machine host; do
-    run_median "$runs" "$work/report.json" "$ref/test_x.npy" "$tessera" run "$work/lenet_$plan.tsx" --device emu-native \
+    run_median "$runs" "$work/report.json" "$ref/test_x.npy" on_cpus "$t" "$tessera" run "$work/lenet_$plan.tsx" --device emu-native \
       --threads "$t" --output logits="$work/tessera_logits.npy" > "$work/tessera_$plan.$t"
   done
-  node bench/ort_infer.js "$ref/lenet.onnx" "$ref/test_x.npy" "$runs" "$t" "$work/ort_logits.npy" |
+  on_cpus "$t" node bench/ort_infer.js "$ref/lenet.onnx" "$ref/test_x.npy" "$runs" "$t" "$work/ort_logits.npy" |
     sed -n 's/^ort: median \([0-9.]*\) .*/\1/p' > "$work/ort.$t"
-  /usr/bin/python3 bench/torch_infer.py "$ref/lenet.onnx" lenet "$ref/test_x.npy" "$runs" "$t" |
+  on_cpus "$t" /usr/bin/python3 bench/torch_infer.py "$ref/lenet.onnx" lenet "$ref/test_x.npy" "$runs" "$t" |
     sed -n 's/^torch: median \([0-9.]*\) .*/\1/p' > "$work/torch.$t"
   compare_plans "LeNet-5 inference (2,000 digits, batch 100 x 20)" "$t" "$work" 2000
 done

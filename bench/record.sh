@@ -8,6 +8,21 @@ record() {
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-n/a}" "$5" "${6:-n/a}" "$7" "${8:-}" >> "$BENCH_RECORDS"
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+# `on_cpus THREADS COMMAND...`: runs COMMAND, a one-thread run on CPU BENCH_CPU (default 0)
+# alone (taskset), so that Tessera and its anchors run on the same core: the cores of a
+# shared virtual machine differ at times (docs/speed.md, "The benchmarks": ResNet-18 in
+# native mode took 0.038 s on one of this machine's two and 0.052 s on the other, ONNX
+# Runtime 0.020 and 0.022 s), and a run left to the scheduler lands on either. Two threads
+# or more: as given.
+on_cpus() {
+  local threads=$1
+  shift
+  if [ "$threads" = 1 ] && command -v taskset > /dev/null; then
+    taskset -c "${BENCH_CPU:-0}" "$@"
+  else
+    "$@"
+  fi
+}
 # `run_median RUNS REPORT X COMMAND...`: runs `COMMAND... --input x=X' --program infer,... --report
 # REPORT` (a `tessera run`; output discarded) once: program infer RUNS + 1 times in one process, X'
 # holding X RUNS + 1 times. Prints the median wall time in seconds of the runs after the first,

@@ -32,12 +32,12 @@ done
 printf '%-28s %8s %12s %12s %12s\n' "$name, 1 image" threads seconds "x ORT" "x PyTorch"
 for t in 1 2; do
   for plan in machine host; do
-    run_median "$runs" "$work/report.json" "$work/x.npy" "$tessera" run "$work/${model}_$plan.tsx" --device emu-native \
+    run_median "$runs" "$work/report.json" "$work/x.npy" on_cpus "$t" "$tessera" run "$work/${model}_$plan.tsx" --device emu-native \
       --threads "$t" --output logits="$work/tessera_logits.npy" > "$work/tessera_$plan.$t"
   done
-  node bench/ort_infer.js "$work/$model.onnx" "$work/x.npy" "$runs" "$t" "$work/ort_logits.npy" |
+  on_cpus "$t" node bench/ort_infer.js "$work/$model.onnx" "$work/x.npy" "$runs" "$t" "$work/ort_logits.npy" |
     sed -n 's/^ort: median \([0-9.]*\) .*/\1/p' > "$work/ort.$t"
-  /usr/bin/python3 bench/torch_infer.py "$work/$model.onnx" "$model" "$work/x.npy" "$runs" "$t" |
+  on_cpus "$t" /usr/bin/python3 bench/torch_infer.py "$work/$model.onnx" "$model" "$work/x.npy" "$runs" "$t" |
     sed -n 's/^torch: median \([0-9.]*\) .*/\1/p' > "$work/torch.$t"
   compare_plans "$name inference (1 image, $target)" "$t" "$work"
 done

@@ -20,11 +20,11 @@ echo "training speed, 784-256-128-10, batch 32, $steps steps, median of $runs ru
   "$tessera" compile mnist-train --target medium -o "$work/train.tsx" > /dev/null 2> >(grep -E "compile mnist-train|error" >&2)
 for threads in 1 2; do
   ts=$(for i in $(seq "$runs"); do
-    "$tessera" train "$work/train.tsx" --seed 0 --threads "$threads" --max-steps "$steps" 2>/dev/null | grep "^trained" \
+    on_cpus "$threads" "$tessera" train "$work/train.tsx" --seed 0 --threads "$threads" --max-steps "$steps" 2>/dev/null | grep "^trained" \
       | sed 's/.*: \([0-9]*\) images\/s (device.*/\1/'
   done | median)
   pt=$(for i in $(seq "$runs"); do
-    /usr/bin/python3 examples/mnist/train_sgd_reference.py "$work/torch$threads" --seed 0 --threads "$threads" \
+    on_cpus "$threads" /usr/bin/python3 examples/mnist/train_sgd_reference.py "$work/torch$threads" --seed 0 --threads "$threads" \
       --max-steps "$steps" 2>/dev/null | grep "^training" | sed 's/.*, \([0-9]*\) images\/s.*/\1/'
   done | median)
   printf "  %u thread(s): tessera emu-native %6s images/s, PyTorch (CPU) %6s images/s: %sx\n" "$threads" "${ts:-n/a}" \
