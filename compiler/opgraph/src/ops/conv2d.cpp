@@ -96,9 +96,8 @@ graph::Tensor lower_pass(LowerContext& c, const Op& op, graph::Program& body, op
   ops::ConvWeights wts;
   if (!constant) {
     wts.w = c.mapped(w).flatten().slice(m0 * per, m1 * per);
-  } else if (!stream &&
-             c.reserve_constant_bytes(plan.first, plan.pn * plan.pc * plan.ps * plan.pk,
-                                      double(ops::conv_weight_bytes_per_tile(geo, plan)))) {
+  } else if (const double bytes = double(ops::conv_weight_bytes_per_tile(geo, plan));
+             !stream && c.reserve_constant_bytes(plan.first, plan.jobs(), bytes)) {
     wts.w_values = rows(og.constant_data(w), per);
   } else {
     wts.w = ops::spread_conv_weights(c.graph(), rows(og.constant_data(w), per), geo, batch, plan, name);

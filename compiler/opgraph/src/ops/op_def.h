@@ -82,7 +82,7 @@ class LowerContext {
         ops::plan_window(kind, geo, batch, count, cost(), budget(), name, split_inputs, send_budget, plan_for());
     p.first = first;
     if (spread_window_ops()) {
-      const uint32_t jobs = p.pn * p.pc * p.ps * p.pk;
+      const uint32_t jobs = p.jobs();
       if (next_window_tile_ + jobs > count) next_window_tile_ = 0;
       p.first += next_window_tile_;
       next_window_tile_ += jobs;

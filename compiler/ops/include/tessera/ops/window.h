@@ -48,6 +48,8 @@ struct WindowPlan {
   // last the rest): each pass needs only its channels' weights, so its share is smaller.
   // pn, pc, ps, pk are each pass's split; cycles and bytes are for all passes and one pass.
   uint32_t passes = 1;
+  // The jobs of one pass, each on its own tile: [first, first + jobs()).
+  uint32_t jobs() const { return pn * pc * ps * pk; }
 };
 
 // The most passes plan_window tries before it reports that nothing fits.
